@@ -1,0 +1,74 @@
+"""The `bench` command line. Later issues add subcommands here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from bench import assets, info, selftest
+from bench.tasks import TASKS
+
+
+def _fetch_assets(args: argparse.Namespace) -> int:
+    try:
+        for name, actions in assets.fetch_all(force=args.force):
+            source = assets.SOURCES[name]
+            done = "; ".join(actions) if actions else "already present, hashes verified"
+            print(f"{source.requirement}: {done}")
+    except assets.AssetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _tasks(args: argparse.Namespace) -> int:
+    if not TASKS:
+        print("no tasks registered yet")
+    for name in sorted(TASKS):
+        print(name)
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    report = info.collect()
+    print(json.dumps(report, indent=2) if args.json else info.format_text(report))
+    return 0
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    return selftest.run()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="bench", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    fetch = sub.add_parser("fetch-assets", help="download and verify the third-party assets")
+    fetch.add_argument("--force", action="store_true",
+                       help="unpack afresh, replacing damaged files (downloads only if needed)")
+    fetch.set_defaults(handler=_fetch_assets)
+
+    tasks = sub.add_parser("tasks", help="list the task registry")
+    tasks.set_defaults(handler=_tasks)
+
+    show = sub.add_parser("info", help="versions, asset paths and hashes, render and ROS 2 status")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    show.set_defaults(handler=_info)
+
+    check = sub.add_parser("selftest",
+                           help="load the G1, run the WBC policy once, ROS 2 round trip")
+    check.set_defaults(handler=_selftest)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `bench` console script."""
+    args = build_parser().parse_args(argv)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""`bench selftest`: the most end-to-end check available before the evaluator exists.
+
+It loads the fetched G1 model in MuJoCo and steps it, runs the holosoma locomotion
+ONNX once, and makes a ROS 2 round trip with a generated message in a child
+process (the core never imports rclpy).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from bench import assets
+
+
+def check_g1_model() -> str:
+    """Load the mjlab G1 MJCF with its meshes and step one second of physics."""
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_path(str(assets.asset_path("mjlab", "g1.xml")))
+    data = mujoco.MjData(model)
+    model.opt.timestep = 0.001
+    start = time.perf_counter()
+    mujoco.mj_step(model, data, nstep=1000)
+    rate = 1000 / (time.perf_counter() - start)
+    if not np.all(np.isfinite(data.qpos)):
+        raise RuntimeError("the G1 model produced a non-finite state")
+    return (f"G1 model: {model.njnt - 1} hinge joints, {model.nbody} bodies, "
+            f"{model.ngeom} geoms; 1 s of physics at {rate:,.0f} steps/s")
+
+
+def check_locomotion_policy() -> str:
+    """Run the holosoma G1 ONNX once on a zero observation."""
+    import onnxruntime
+
+    path = assets.asset_path("holosoma", "fastsac_g1_29dof.onnx")
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    (inp,), (out,) = session.get_inputs(), session.get_outputs()
+    action = session.run(None, {inp.name: np.zeros((1, 100), np.float32)})[0]
+    if action.shape != (1, 29) or not np.all(np.isfinite(action)):
+        raise RuntimeError(f"unexpected policy output shape {action.shape}")
+    keys = sorted(session.get_modelmeta().custom_metadata_map)
+    return f"holosoma policy: {inp.name}{inp.shape} -> {out.name}{out.shape}; metadata {keys}"
+
+
+def check_ros() -> str:
+    """Round-trip a bench.msg.WholeBodyCommand through ROS 2 in a child process."""
+    result = subprocess.run([sys.executable, "-m", "bench.ros.loopback"], capture_output=True,
+                            text=True, timeout=60, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"ROS 2 round trip failed:\n{result.stderr.strip()}")
+    return f"ROS 2: WholeBodyCommand round trip in {result.stdout.strip()}"
+
+
+CHECKS: tuple[Callable[[], str], ...] = (check_g1_model, check_locomotion_policy, check_ros)
+
+
+def run() -> int:
+    """Run every check, print one line each; non-zero exit if any failed."""
+    failed = 0
+    for check in CHECKS:
+        try:
+            print(f"ok    {check()}")
+        except Exception as error:  # report every failing check, not just the first
+            failed += 1
+            print(f"FAIL  {check.__name__}: {error}")
+    return 1 if failed else 0
