@@ -5,7 +5,12 @@ The core (this package) never imports rclpy. The ROS 2 interfaces generated from
 ``bench.srv``; the node shells install as ``bench.nodes``.
 """
 
+import os
 import pkgutil
+
+# bench renders its cameras offscreen; EGL on Mesa unless the user chose otherwise.
+# MuJoCo reads this when it is first imported, so set it before anything imports it.
+os.environ.setdefault("MUJOCO_GL", "egl")
 
 # A source checkout on sys.path must still find the generated bench.msg, bench.srv and
 # bench.nodes of the installed package, and vice versa.

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from bench import assets, info, selftest
+from bench.robot import meshes
 from bench.tasks import TASKS
 
 
@@ -17,6 +18,8 @@ def _fetch_assets(args: argparse.Namespace) -> int:
             source = assets.SOURCES[name]
             done = "; ".join(actions) if actions else "already present, hashes verified"
             print(f"{source.requirement}: {done}")
+        lines = meshes.build_decimated(force=args.force)
+        print("; ".join(lines) if lines else "decimated meshes: already present, hashes verified")
     except assets.AssetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

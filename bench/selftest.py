@@ -1,6 +1,6 @@
 """`bench selftest`: the most end-to-end check available before the evaluator exists.
 
-It loads the fetched G1 model in MuJoCo and steps it, runs the holosoma locomotion
+It assembles the G1 with its grippers and cameras in MuJoCo and steps it, runs the holosoma locomotion
 ONNX once, and makes a ROS 2 round trip with a generated message in a child
 process (the core never imports rclpy).
 """
@@ -18,19 +18,26 @@ from bench import assets
 
 
 def check_g1_model() -> str:
-    """Load the mjlab G1 MJCF with its meshes and step one second of physics."""
-    import mujoco
+    """Assemble the G1 with grippers and cameras, run 50 control steps, render."""
+    from bench.robot import constants as c
+    from bench.sim.world import CONTROL_DT, G1World
 
-    model = mujoco.MjModel.from_xml_path(str(assets.asset_path("mjlab", "g1.xml")))
-    data = mujoco.MjData(model)
-    model.opt.timestep = 0.001
+    world = G1World()
+    world.reset_to_keyframe()
+    kp = np.r_[np.tile([150.0, 150.0, 150.0, 200.0, 40.0, 40.0], 2), [250.0] * 3,
+               c.ARM_KP, c.ARM_KP]
+    kd = np.r_[np.tile([2.0, 2.0, 2.0, 4.0, 2.0, 2.0], 2), [5.0] * 3, c.ARM_KD, c.ARM_KD]
     start = time.perf_counter()
-    mujoco.mj_step(model, data, nstep=1000)
-    rate = 1000 / (time.perf_counter() - start)
-    if not np.all(np.isfinite(data.qpos)):
+    for _ in range(50):
+        world.step(c.KEYFRAME_JOINTS, kp, kd, np.ones(2))
+    elapsed = time.perf_counter() - start
+    images = world.render()
+    world.close()
+    if not np.all(np.isfinite(world.data.qpos)):
         raise RuntimeError("the G1 model produced a non-finite state")
-    return (f"G1 model: {model.njnt - 1} hinge joints, {model.nbody} bodies, "
-            f"{model.ngeom} geoms; 1 s of physics at {rate:,.0f} steps/s")
+    return (f"G1 + Dex1-1: {world.model.nq} qpos, {world.model.nu} motors; 50 control steps "
+            f"at {50 * CONTROL_DT / elapsed:.1f}x real time; cameras {images.shape}; "
+            f"grippers closed to {world.gripper_state().round(2).tolist()}")
 
 
 def check_locomotion_policy() -> str:

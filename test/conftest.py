@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+os.environ.setdefault("MUJOCO_GL", "egl")  # before any test module imports mujoco
+
 REPO = Path(__file__).resolve().parents[1]
 
 # Domain ids 101-200 are kept for the test suite; each test that starts ROS 2

@@ -1,0 +1,1 @@
+"""The MuJoCo world: build, reset, step with PD torques, render cameras."""
