@@ -1,8 +1,8 @@
 """`bench selftest`: the most end-to-end check available before the evaluator exists.
 
-It assembles the G1 with its grippers and cameras in MuJoCo and steps it, runs the holosoma locomotion
-ONNX once, and makes a ROS 2 round trip with a generated message in a child
-process (the core never imports rclpy).
+It assembles the G1 with its grippers and cameras in MuJoCo and steps it, runs the
+holosoma locomotion ONNX once, and makes a ROS 2 round trip with a generated message
+in a child process (the core never imports rclpy).
 """
 
 from __future__ import annotations
