@@ -24,12 +24,9 @@ def check_g1_model() -> str:
 
     world = G1World()
     world.reset_to_keyframe()
-    kp = np.r_[np.tile([150.0, 150.0, 150.0, 200.0, 40.0, 40.0], 2), [250.0] * 3,
-               c.ARM_KP, c.ARM_KP]
-    kd = np.r_[np.tile([2.0, 2.0, 2.0, 4.0, 2.0, 2.0], 2), [5.0] * 3, c.ARM_KD, c.ARM_KD]
     start = time.perf_counter()
     for _ in range(50):
-        world.step(c.KEYFRAME_JOINTS, kp, kd, np.ones(2))
+        world.step(c.KEYFRAME_JOINTS, c.KP, c.KD, np.ones(2))
     elapsed = time.perf_counter() - start
     images = world.render()
     world.close()

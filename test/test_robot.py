@@ -24,10 +24,7 @@ UNITREE_ORDER = [
     "right_wrist_pitch", "right_wrist_yaw",
 ]
 
-LEGS_WAIST_KP = np.r_[[150, 150, 150, 200, 40, 40] * 2, [250] * 3]
-LEGS_WAIST_KD = np.r_[[2, 2, 2, 4, 2, 2] * 2, [5] * 3]
-KP = np.r_[LEGS_WAIST_KP, c.ARM_KP, c.ARM_KP]
-KD = np.r_[LEGS_WAIST_KD, c.ARM_KD, c.ARM_KD]
+KP, KD = c.KP, c.KD
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +39,14 @@ def test_joint_order_is_unitree_motor_order(world):
     model_order = [world.model.joint(i).name for i in range(world.model.njnt)
                    if world.model.joint(i).name in c.JOINTS]
     assert model_order == list(c.JOINTS)  # the kinematic tree lists them in motor order too
+
+
+def test_lower_body_gains_match_the_groot_contract():
+    # DESIGN.md: kp (150, 150, 150, 200, 40, 40) per leg, 250 per waist joint;
+    # kd (2, 2, 2, 4, 2, 2) per leg, 5 per waist joint.
+    assert c.KP[:15].tolist() == [150, 150, 150, 200, 40, 40] * 2 + [250] * 3
+    assert c.KD[:15].tolist() == [2, 2, 2, 4, 2, 2] * 2 + [5] * 3
+    assert c.KP[15:].tolist() == c.ARM_KP.tolist() * 2
 
 
 def test_every_joint_has_armature_damping_and_an_effort_limited_motor(world):

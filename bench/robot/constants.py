@@ -76,6 +76,10 @@ ARMATURE = np.array([_MOTOR_OF[_family(j)][0] for j in JOINTS])  # kg m^2, motor
 EFFORT_LIMIT = np.array([_MOTOR_OF[_family(j)][1] for j in JOINTS])  # N m, motor order
 JOINT_DAMPING = 0.1  # N m s/rad, passive viscous damping on every robot joint
 
+# Leg and waist PD gains of the GR00T-WBC contract (DESIGN.md section 3), lower-body order.
+LOWER_BODY_KP = np.array([150.0, 150.0, 150.0, 200.0, 40.0, 40.0] * 2 + [250.0] * 3)  # N m/rad
+LOWER_BODY_KD = np.array([2.0, 2.0, 2.0, 4.0, 2.0, 2.0] * 2 + [5.0] * 3)  # N m s/rad
+
 # Arm PD gains, used when the manipulation policy's arm targets go straight to the
 # arm joints (shoulder pitch/roll/yaw, elbow, wrist roll/pitch/yaw).
 ARM_KP = np.array([100.0, 100.0, 50.0, 50.0, 20.0, 20.0, 20.0])  # N m/rad
@@ -91,6 +95,11 @@ _KEYFRAME_SIDED = {"left_shoulder_roll_joint": 0.2, "right_shoulder_roll_joint":
 KEYFRAME_JOINTS = np.array([
     _KEYFRAME_SIDED.get(j, _KEYFRAME_ANGLES.get(_family(j), 0.0)) for j in JOINTS
 ])  # rad, motor order
+
+
+# PD gains for all 29 joints in motor order: the WBC's lower body plus our arms.
+KP = np.concatenate([LOWER_BODY_KP, ARM_KP, ARM_KP])  # N m/rad
+KD = np.concatenate([LOWER_BODY_KD, ARM_KD, ARM_KD])  # N m s/rad
 
 
 def joint_index(name: str) -> int:
