@@ -8,7 +8,7 @@ falls within half a second. This module adds, on an MjSpec:
   at the physics rate;
 * our Dex1-1 gripper (assets/dex1_1_gripper.xml) on each wrist, replacing the
   rubber hands, with a force-limited motor on its single DoF;
-* the head and wrist cameras, a floor, lights, and the keyframe stance.
+* the head and wrist cameras, a floor, and the keyframe stance.
 """
 
 from __future__ import annotations
@@ -69,6 +69,8 @@ def _add_world(spec: mujoco.MjSpec) -> None:
     spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
     spec.visual.headlight.diffuse = [0.5, 0.5, 0.5]
     spec.visual.quality.shadowsize = 0
+    # Each extra light costs about 3 ms per three-camera frame on Mesa's CPU rasteriser;
+    # the headlight and mjlab's light over the pelvis are enough.
     checker = spec.add_texture(name="floor_checker", type=mujoco.mjtTexture.mjTEXTURE_2D,
                                builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, width=256,
                                height=256, rgb1=[0.45, 0.47, 0.5], rgb2=[0.38, 0.4, 0.43])
@@ -76,8 +78,6 @@ def _add_world(spec: mujoco.MjSpec) -> None:
     material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = checker.name
     spec.worldbody.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE,
                             size=[0, 0, 0.05], material="floor")
-    spec.worldbody.add_light(name="key", pos=[1.0, -1.0, 3.0], dir=[-0.3, 0.3, -1.0],
-                             castshadow=False)
     torso = spec.body(c.TORSO_BODY)
     torso.add_camera(name="head", pos=list(HEAD_CAMERA_POS),
                      xyaxes=_camera_xyaxes(HEAD_CAMERA_PITCH), fovy=80)
