@@ -45,6 +45,26 @@ IMU_SITE = "imu_in_pelvis"
 CAMERAS = ("head", "right_wrist", "left_wrist")
 
 
+# Joint position limits (rad) in motor order, as in mjlab 1.6.0's g1.xml (a test checks
+# them against the compiled model).
+_LEG_LIMITS = {
+    "left": [(-2.5307, 2.8798), (-0.5236, 2.9671), (-2.7576, 2.7576), (-0.087267, 2.8798),
+             (-0.87267, 0.5236), (-0.2618, 0.2618)],
+    "right": [(-2.5307, 2.8798), (-2.9671, 0.5236), (-2.7576, 2.7576), (-0.087267, 2.8798),
+              (-0.87267, 0.5236), (-0.2618, 0.2618)],
+}
+_WAIST_LIMITS = [(-2.618, 2.618), (-0.52, 0.52), (-0.52, 0.52)]
+_ARM_LIMITS = {
+    "left": [(-3.0892, 2.6704), (-1.5882, 2.2515), (-2.618, 2.618), (-1.0472, 2.0944),
+             (-1.97222, 1.97222), (-1.61443, 1.61443), (-1.61443, 1.61443)],
+    "right": [(-3.0892, 2.6704), (-2.2515, 1.5882), (-2.618, 2.618), (-1.0472, 2.0944),
+              (-1.97222, 1.97222), (-1.61443, 1.61443), (-1.61443, 1.61443)],
+}
+JOINT_LIMITS = np.array(_LEG_LIMITS["left"] + _LEG_LIMITS["right"] + _WAIST_LIMITS
+                        + _ARM_LIMITS["left"] + _ARM_LIMITS["right"])  # rad, (29, 2)
+JOINT_VELOCITY_LIMIT = 40.0  # rad/s, bound used to normalize joint velocities
+
+
 def _reflected_inertia(rotor: tuple[float, float, float],
                        gears: tuple[float, float, float]) -> float:
     """Armature (kg m^2) of a two-stage planetary drive seen at the output."""

@@ -11,6 +11,7 @@ import numpy as np
 
 from bench.robot import assembly
 from bench.robot import constants as c
+from bench.wbc.base import RobotState
 
 TIMESTEP = 0.001  # s, physics substep
 SUBSTEPS = 20  # physics steps per control step
@@ -34,9 +35,14 @@ def fast_render_settings(spec: mujoco.MjSpec, size: int = CAMERA_SIZE) -> None:
 class G1World:
     """The compiled model and data of one scene, with indices into the robot's joints."""
 
-    def __init__(self, spec: mujoco.MjSpec | None = None, camera_size: int = CAMERA_SIZE):
+    def __init__(self, spec: mujoco.MjSpec | None = None, camera_size: int = CAMERA_SIZE,
+                 floating_base: bool = False, render_size: int | None = None):
+        """``floating_base`` makes the pelvis kinematic and the legs non-colliding;
+        ``render_size`` enlarges the offscreen buffer for external views."""
         spec = spec or assembly.robot_spec()
-        fast_render_settings(spec, camera_size)
+        fast_render_settings(spec, max(camera_size, render_size or 0))
+        if floating_base:
+            _disable_leg_collisions(spec)
         self.model = spec.compile()
         self.data = mujoco.MjData(self.model)
         m = self.model
@@ -47,8 +53,12 @@ class G1World:
         self.gripper_qvel = np.array([m.joint(j).dofadr[0] for j in c.GRIPPER_JOINTS])
         self.gripper_motor = np.array(
             [m.actuator(j.removesuffix("_joint")).id for j in c.GRIPPER_JOINTS])
+        free = m.joint(c.FREE_JOINT)
+        self.base_qpos = int(free.qposadr[0])
+        self.base_qvel = int(free.dofadr[0])
+        self.floating_base = floating_base
         self.camera_size = camera_size
-        self._renderer: mujoco.Renderer | None = None
+        self._renderers: dict[int, mujoco.Renderer] = {}
 
     def reset_to_keyframe(self) -> None:
         """Put the robot in the keyframe stance, at rest."""
@@ -64,21 +74,35 @@ class G1World:
         """The 29 joint velocities (rad/s) in Unitree motor order."""
         return self.data.qvel[self.qvel_index].copy()
 
+    def robot_state(self) -> RobotState:
+        """The state a lower-body controller sees."""
+        q, v = self.data.qpos, self.data.qvel
+        b, d = self.base_qpos, self.base_qvel
+        return RobotState(joint_pos=q[self.qpos_index].copy(), joint_vel=v[self.qvel_index].copy(),
+                          base_pos=q[b:b + 3].copy(), base_quat=q[b + 3:b + 7].copy(),
+                          base_lin_vel=v[d:d + 3].copy(), base_ang_vel=v[d + 3:d + 6].copy(),
+                          time=float(self.data.time))
+
     def gripper_state(self) -> np.ndarray:
         """[left, right] gripper closure, 0 = open .. 1 = closed."""
         return self.data.qpos[self.gripper_qpos] / c.GRIPPER_TRAVEL
 
     def step(self, targets: np.ndarray, kp: np.ndarray, kd: np.ndarray,
-             grippers: np.ndarray) -> None:
+             grippers: np.ndarray, base_pose: np.ndarray | None = None,
+             base_velocity: np.ndarray | None = None) -> None:
         """One control step: PD torques on all 29 joints and the grippers, recomputed and
         clipped to the effort limits at every 1 ms substep.
 
         ``targets``, ``kp``, ``kd`` are in motor order; ``grippers`` is [left, right]
-        in 0 (open) .. 1 (closed).
+        in 0 (open) .. 1 (closed). In floating-base mode ``base_pose`` (x, y, z, yaw)
+        is reached linearly over the substeps, level, at ``base_velocity``.
         """
         model, data = self.model, self.data
         gripper_target = np.clip(grippers, 0.0, 1.0) * c.GRIPPER_TRAVEL
-        for _ in range(SUBSTEPS):
+        start = self._base_pose() if base_pose is not None else None
+        for k in range(SUBSTEPS):
+            if base_pose is not None and start is not None and base_velocity is not None:
+                self._set_base((k + 1) / SUBSTEPS * (base_pose - start) + start, base_velocity)
             q, qd = data.qpos[self.qpos_index], data.qvel[self.qvel_index]
             data.ctrl[self.motor_index] = kp * (targets - q) - kd * qd  # clipped by ctrlrange
             data.ctrl[self.gripper_motor] = (
@@ -86,18 +110,47 @@ class G1World:
                 - GRIPPER_KD * data.qvel[self.gripper_qvel])
             mujoco.mj_step(model, data)
 
-    def render(self, cameras: tuple[str, ...] = c.CAMERAS) -> np.ndarray:
+    def _base_pose(self) -> np.ndarray:
+        b = self.base_qpos
+        w, x, y, z = self.data.qpos[b + 3:b + 7]
+        yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+        return np.array([*self.data.qpos[b:b + 3], yaw])
+
+    def _set_base(self, pose: np.ndarray, velocity: np.ndarray) -> None:
+        b, d = self.base_qpos, self.base_qvel
+        half = pose[3] / 2
+        self.data.qpos[b:b + 7] = [*pose[:3], np.cos(half), 0.0, 0.0, np.sin(half)]
+        self.data.qvel[d:d + 6] = [*velocity[:3], 0.0, 0.0, velocity[3]]
+
+    def render(self, cameras: tuple[str, ...] = c.CAMERAS, size: int | None = None) -> np.ndarray:
         """Images of the named cameras, (n, 3, H, W) uint8: camera-major, then CHW."""
-        if self._renderer is None:
-            self._renderer = mujoco.Renderer(self.model, self.camera_size, self.camera_size)
+        size = size or self.camera_size
+        if size not in self._renderers:
+            self._renderers[size] = mujoco.Renderer(self.model, size, size)
+        renderer = self._renderers[size]
         frames = []
         for camera in cameras:
-            self._renderer.update_scene(self.data, camera=camera)
-            frames.append(self._renderer.render().transpose(2, 0, 1))
+            # The headlight is placed from the scene's camera as it was before the update,
+            # so one update leaves it at the previously rendered camera and images would
+            # depend on render history. A second update (microseconds) places it here.
+            renderer.update_scene(self.data, camera=camera)
+            renderer.update_scene(self.data, camera=camera)
+            frames.append(renderer.render().transpose(2, 0, 1))
         return np.stack(frames)
 
     def close(self) -> None:
-        """Release the renderer's GL context."""
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        """Release the renderers' GL contexts."""
+        for renderer in self._renderers.values():
+            renderer.close()
+        self._renderers.clear()
+
+
+def _disable_leg_collisions(spec: mujoco.MjSpec) -> None:
+    """Make every geom below the hips non-colliding (floating-base mode)."""
+    stack = [spec.body(f"{side}_hip_pitch_link") for side in ("left", "right")]
+    while stack:
+        body = stack.pop()
+        for geom in body.geoms:
+            geom.contype = 0
+            geom.conaffinity = 0
+        stack.extend(body.bodies)

@@ -1,0 +1,78 @@
+"""What a lower-body controller sees and returns, and the backend interface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass
+class RobotState:
+    """Robot state at a control step, in Unitree motor order where it is per joint."""
+
+    joint_pos: np.ndarray  # (29,) rad
+    joint_vel: np.ndarray  # (29,) rad/s
+    base_pos: np.ndarray  # (3,) m, pelvis position in the world
+    base_quat: np.ndarray  # (4,) pelvis orientation, w x y z
+    base_lin_vel: np.ndarray  # (3,) m/s, pelvis linear velocity, world frame
+    base_ang_vel: np.ndarray  # (3,) rad/s, pelvis angular velocity, body frame
+    time: float = 0.0  # s, sim time
+
+    @property
+    def projected_gravity(self) -> np.ndarray:
+        """Unit gravity direction expressed in the pelvis frame."""
+        w, x, y, z = self.base_quat
+        # third row of R^T applied to (0, 0, -1) = -(R[2, :])
+        return -np.array([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)])
+
+    @property
+    def yaw(self) -> float:
+        """Pelvis heading, rad."""
+        w, x, y, z = self.base_quat
+        return float(np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+
+
+@dataclass
+class BaseCommand:
+    """The base part of the whole-body action, in raw units."""
+
+    vx: float = 0.0  # m/s, body frame
+    vy: float = 0.0  # m/s, body frame
+    wz: float = 0.0  # rad/s
+    height: float = 0.74  # m, absolute pelvis height
+    torso_pitch: float = 0.0  # rad, + = lean forward
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """(vx, vy, wz)."""
+        return np.array([self.vx, self.vy, self.wz])
+
+
+@dataclass
+class LowerBodyTargets:
+    """A controller's answer: leg and waist position targets with PD gains, or, for the
+    floating base, a kinematic pelvis pose to follow."""
+
+    position: np.ndarray  # (15,) rad, legs then waist (motor order 0-14)
+    kp: np.ndarray  # (15,) N m/rad
+    kd: np.ndarray  # (15,) N m s/rad
+    base_pose: np.ndarray | None = None  # (x, y, z, yaw) for the floating base
+    base_velocity: np.ndarray | None = None  # (vx, vy, vz, wz) world frame
+    info: dict[str, float] = field(default_factory=dict)
+
+
+class LowerBodyController(Protocol):
+    """A backend that owns the legs and waist (or the pelvis, for the floating base)."""
+
+    name: str
+    ignored_commands: tuple[str, ...]  # base commands the backend cannot follow
+
+    def reset(self, state: RobotState) -> None:
+        """Start a new episode from ``state``."""
+
+    def command(self, state: RobotState, cmd: BaseCommand,
+                arm_targets: np.ndarray) -> LowerBodyTargets:
+        """Targets for one control step. ``arm_targets`` are the 14 arm joint targets."""
+        ...
