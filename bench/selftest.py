@@ -60,7 +60,32 @@ def check_ros() -> str:
     return f"ROS 2: WholeBodyCommand round trip in {result.stdout.strip()}"
 
 
-CHECKS: tuple[Callable[[], str], ...] = (check_g1_model, check_locomotion_policy, check_ros)
+def check_env() -> str:
+    """make("flip_cup"), reset, and hold the keyframe arms for 5 s under the default WBC."""
+    from bench import layout
+    from bench.env import make
+    from bench.protocol import protocol_violations
+    from bench.robot import constants as c
+
+    env = make("flip_cup")
+    env.reset(seed=620000)
+    raw = np.concatenate([[0.0, 0.0, 0.74, 0.0, 0.0], c.KEYFRAME_JOINTS[15:], [0.0, 0.0]])
+    action = layout.normalize(raw, env.action_layout)
+    start = time.perf_counter()
+    for _ in range(250):
+        env.step(action)
+    elapsed = time.perf_counter() - start
+    pelvis = env.world.robot_state().base_pos
+    env.close()
+    if env.episode_fell():
+        raise RuntimeError(f"the robot fell while standing (pelvis at {pelvis.round(2)})")
+    return (f"env flip_cup on {env.backend.name}: stood 5 s, pelvis height {pelvis[2]:.2f} m, "
+            f"{250 * 0.02 / elapsed:.1f}x real time with cameras; "
+            f"{len(protocol_violations(env))} protocol violation(s) listed")
+
+
+CHECKS: tuple[Callable[[], str], ...] = (check_g1_model, check_locomotion_policy, check_env,
+                                         check_ros)
 
 
 def run() -> int:

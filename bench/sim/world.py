@@ -125,6 +125,8 @@ class G1World:
     def render(self, cameras: tuple[str, ...] = c.CAMERAS, size: int | None = None) -> np.ndarray:
         """Images of the named cameras, (n, 3, H, W) uint8: camera-major, then CHW."""
         size = size or self.camera_size
+        if not cameras:
+            return np.zeros((0, 3, size, size), np.uint8)
         if size not in self._renderers:
             self._renderers[size] = mujoco.Renderer(self.model, size, size)
         renderer = self._renderers[size]
