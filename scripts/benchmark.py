@@ -17,7 +17,6 @@ os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
 import numpy as np  # noqa: E402
 
 from bench.env import make  # noqa: E402
-from bench.robot import constants as c  # noqa: E402
 from bench.sim.world import CONTROL_DT, G1World  # noqa: E402
 
 
@@ -29,11 +28,26 @@ def _rate(fn, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def physics(steps: int) -> float:
-    """Control steps per second of PD + 20 physics substeps, nothing else."""
-    world = G1World()
-    world.reset_to_keyframe()
-    return _rate(lambda: world.step(c.KEYFRAME_JOINTS, c.KP, c.KD, np.zeros(2)), steps)
+def physics(task: str, steps: int) -> float:
+    """Control steps per second of the servos + 20 physics substeps alone, on the robot
+    standing in the task scene (the state after reset, restored every 25 steps so the
+    contacts stay those of standing)."""
+    env = make(task, camera_keys=())
+    env.reset(seed=0)
+    world = env.world
+    standing = (world.data.qpos.copy(), world.data.qvel.copy(), world.data.time)
+    targets = np.array(world.data.ctrl[world.motor_index])
+    counter = [0]
+
+    def one() -> None:
+        counter[0] += 1
+        if counter[0] % 25 == 0:
+            world.data.qpos[:], world.data.qvel[:], world.data.time = standing
+        world.step(targets, world._kp, world._kd, np.zeros(2))
+
+    rate = _rate(one, steps)
+    env.close()
+    return rate
 
 
 def rendering(steps: int) -> float:
@@ -63,7 +77,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=300)
     args = parser.parse_args()
     real_time = 1.0 / CONTROL_DT
-    rows = [("physics alone (PD + 20 x 1 ms)", physics(args.steps), "control steps/s"),
+    rows = [("physics alone (servos + 20 x 1 ms), standing", physics(args.task, args.steps),
+             "control steps/s"),
             ("rendering alone (3 x 84x84)", rendering(args.steps), "frames/s")]
     with_cams, backend = env_rate(args.task, args.steps, cameras=True)
     without, _ = env_rate(args.task, args.steps, cameras=False)

@@ -54,7 +54,7 @@ def test_every_joint_has_armature_damping_and_an_effort_limited_motor(world):
     dof = world.qvel_index
     assert np.allclose(m.dof_armature[dof], c.ARMATURE) and np.all(c.ARMATURE > 1e-3)
     assert np.allclose(m.dof_damping[dof], c.JOINT_DAMPING)
-    assert np.allclose(m.actuator_ctrlrange[world.motor_index][:, 1], c.EFFORT_LIMIT)
+    assert np.allclose(m.actuator_forcerange[world.motor_index][:, 1], c.EFFORT_LIMIT)
     assert set(np.unique(c.EFFORT_LIMIT)) == {5.0, 25.0, 50.0, 88.0, 139.0}
 
 

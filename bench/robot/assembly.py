@@ -4,10 +4,10 @@ The mjlab MJCF has no actuators, armature or damping; without armature the robot
 falls within half a second. This module adds, on an MjSpec:
 
 * armature, passive damping and torque limits per joint (constants.py);
-* one torque motor per joint, whose control the simulator sets to clipped PD torques
-  at the physics rate;
+* one PD servo per joint (MuJoCo affine-bias actuator): torques kp (target - q) - kd
+  qdot clipped to the joint's torque limit at the physics rate, gains set at run time;
 * our Dex1-1 gripper (assets/dex1_1_gripper.xml) on each wrist, replacing the
-  rubber hands, with a force-limited motor on its single DoF;
+  rubber hands, with a force-limited PD servo on its single DoF;
 * the head and wrist cameras, a floor, and the keyframe stance.
 """
 
@@ -47,6 +47,21 @@ def _attach_gripper(spec: mujoco.MjSpec, side: str) -> None:
     spec.camera(f"{side}_wrist_camera").name = f"{side}_wrist"
 
 
+def _add_servo(spec: mujoco.MjSpec, joint: str, force_limit: float, kp: float = 0.0,
+               kd: float = 0.0) -> None:
+    """A PD servo on ``joint``: force = kp (ctrl - q) - kd qdot, clipped to +-force_limit,
+    evaluated by MuJoCo at every physics step. The control is the position target."""
+    servo = spec.add_actuator(name=joint.removesuffix("_joint"), target=joint,
+                              trntype=mujoco.mjtTrn.mjTRN_JOINT)
+    servo.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    servo.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    servo.gainprm[0] = kp
+    servo.biasprm[:3] = [0.0, -kp, -kd]
+    servo.forcerange = [-force_limit, force_limit]
+    servo.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
+    servo.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
+
+
 def _add_motors(spec: mujoco.MjSpec) -> None:
     for index, joint in enumerate(c.JOINTS):
         j = spec.joint(joint)
@@ -54,15 +69,9 @@ def _add_motors(spec: mujoco.MjSpec) -> None:
         j.damping = [c.JOINT_DAMPING, 0.0, 0.0]  # linear term only
         j.actfrcrange = [-float(c.EFFORT_LIMIT[index]), float(c.EFFORT_LIMIT[index])]
         j.actfrclimited = mujoco.mjtLimited.mjLIMITED_TRUE
-        motor = spec.add_actuator(name=joint.removesuffix("_joint"), target=joint,
-                                  trntype=mujoco.mjtTrn.mjTRN_JOINT)
-        motor.ctrlrange = [-float(c.EFFORT_LIMIT[index]), float(c.EFFORT_LIMIT[index])]
-        motor.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
+        _add_servo(spec, joint, float(c.EFFORT_LIMIT[index]))  # gains set per control step
     for joint in c.GRIPPER_JOINTS:
-        motor = spec.add_actuator(name=joint.removesuffix("_joint"), target=joint,
-                                  trntype=mujoco.mjtTrn.mjTRN_JOINT)
-        motor.ctrlrange = [-c.GRIPPER_FORCE, c.GRIPPER_FORCE]
-        motor.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
+        _add_servo(spec, joint, c.GRIPPER_FORCE, c.GRIPPER_KP, c.GRIPPER_KD)
 
 
 def _add_world(spec: mujoco.MjSpec) -> None:
@@ -104,6 +113,7 @@ def robot_spec(mesh_dir: str | None = None) -> mujoco.MjSpec:
     spec.meshdir = mesh_dir or str(verify_decimated())
     spec.option.timestep = 0.001  # s, physics substep
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    spec.option.jacobian = mujoco.mjtJacobian.mjJAC_SPARSE  # about 8 % faster here than auto
     for side in c.GRIPPER_SIDES:
         _strip_hand(spec, side)
         _attach_gripper(spec, side)

@@ -31,6 +31,8 @@ GRIPPER_SIDES = ("left", "right")
 GRIPPER_JOINTS = tuple(f"{side}_gripper_joint" for side in GRIPPER_SIDES)
 GRIPPER_TRAVEL = 0.038  # m, each finger moves this far from open to closed (pads touch)
 GRIPPER_FORCE = 40.0  # N, grip force limit per finger
+GRIPPER_KP = 800.0  # N/m, finger position gain
+GRIPPER_KD = 20.0  # N s/m
 GRIPPER_PADS = {side: (f"{side}_gripper_pad_a", f"{side}_gripper_pad_b")
                 for side in GRIPPER_SIDES}
 PINCH_SITES = {side: f"{side}_pinch" for side in GRIPPER_SIDES}

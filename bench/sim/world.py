@@ -18,8 +18,6 @@ SUBSTEPS = 20  # physics steps per control step
 CONTROL_DT = TIMESTEP * SUBSTEPS  # s
 ENV_STEPS_PER_CONTROL_STEP = 10  # the seed's budget unit
 CAMERA_SIZE = 84  # px, square
-GRIPPER_KP = 800.0  # N/m, finger position gain
-GRIPPER_KD = 20.0  # N s/m
 
 
 def fast_render_settings(spec: mujoco.MjSpec, size: int = CAMERA_SIZE) -> None:
@@ -57,6 +55,8 @@ class G1World:
         self.base_qpos = int(free.qposadr[0])
         self.base_qvel = int(free.dofadr[0])
         self.floating_base = floating_base
+        self._kp = np.zeros(c.NUM_JOINTS)  # servo gains currently in the model
+        self._kd = np.zeros(c.NUM_JOINTS)
         self.camera_size = camera_size
         self._renderers: dict[int, mujoco.Renderer] = {}
 
@@ -90,25 +90,34 @@ class G1World:
     def step(self, targets: np.ndarray, kp: np.ndarray, kd: np.ndarray,
              grippers: np.ndarray, base_pose: np.ndarray | None = None,
              base_velocity: np.ndarray | None = None) -> None:
-        """One control step: PD torques on all 29 joints and the grippers, recomputed and
-        clipped to the effort limits at every 1 ms substep.
+        """One control step: the PD servos of all 29 joints and the grippers track their
+        targets for 20 x 1 ms substeps, torques clipped to the effort limits.
 
         ``targets``, ``kp``, ``kd`` are in motor order; ``grippers`` is [left, right]
         in 0 (open) .. 1 (closed). In floating-base mode ``base_pose`` (x, y, z, yaw)
         is reached linearly over the substeps, level, at ``base_velocity``.
         """
         model, data = self.model, self.data
-        gripper_target = np.clip(grippers, 0.0, 1.0) * c.GRIPPER_TRAVEL
-        start = self._base_pose() if base_pose is not None else None
+        self._set_gains(kp, kd)
+        data.ctrl[self.motor_index] = targets
+        data.ctrl[self.gripper_motor] = np.clip(grippers, 0.0, 1.0) * c.GRIPPER_TRAVEL
+        if base_pose is None or base_velocity is None:
+            mujoco.mj_step(model, data, nstep=SUBSTEPS)
+            return
+        start = self._base_pose()
         for k in range(SUBSTEPS):
-            if base_pose is not None and start is not None and base_velocity is not None:
-                self._set_base((k + 1) / SUBSTEPS * (base_pose - start) + start, base_velocity)
-            q, qd = data.qpos[self.qpos_index], data.qvel[self.qvel_index]
-            data.ctrl[self.motor_index] = kp * (targets - q) - kd * qd  # clipped by ctrlrange
-            data.ctrl[self.gripper_motor] = (
-                GRIPPER_KP * (gripper_target - data.qpos[self.gripper_qpos])
-                - GRIPPER_KD * data.qvel[self.gripper_qvel])
+            self._set_base((k + 1) / SUBSTEPS * (base_pose - start) + start, base_velocity)
             mujoco.mj_step(model, data)
+
+    def _set_gains(self, kp: np.ndarray, kd: np.ndarray) -> None:
+        """Write the servo gains (motor order) into the model where they changed."""
+        if np.array_equal(kp, self._kp) and np.array_equal(kd, self._kd):
+            return
+        m, idx = self.model, self.motor_index
+        m.actuator_gainprm[idx, 0] = kp
+        m.actuator_biasprm[idx, 1] = -kp
+        m.actuator_biasprm[idx, 2] = -kd
+        self._kp, self._kd = np.array(kp, float), np.array(kd, float)
 
     def _base_pose(self) -> np.ndarray:
         b = self.base_qpos
