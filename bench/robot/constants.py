@@ -108,10 +108,13 @@ ARM_KP = np.array([100.0, 100.0, 50.0, 50.0, 20.0, 20.0, 20.0])  # N m/rad
 ARM_KD = np.array([2.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0])  # N m s/rad
 
 # Keyframe stance: pelvis height (m) and joint angles (rad) by name; others are 0.
+# Legs: mjlab's home stance, which is also GR00T-WBC's default leg pose. Arms:
+# holosoma's nominal arm pose (elbow 0.6 rad): with mjlab's bent elbows (1.28 rad) the
+# embedded WBC walked 2.9 m instead of 4.0 m in 10 s at 0.5 m/s and yawed 69 degrees.
 KEYFRAME_PELVIS_HEIGHT = 0.783675  # m, feet flat on the floor with these angles
 _KEYFRAME_ANGLES = {
     "hip_pitch": -0.1, "knee": 0.3, "ankle_pitch": -0.2,
-    "shoulder_pitch": 0.2, "elbow": 1.28,
+    "shoulder_pitch": 0.2, "elbow": 0.6,
 }
 _KEYFRAME_SIDED = {"left_shoulder_roll_joint": 0.2, "right_shoulder_roll_joint": -0.2}
 KEYFRAME_JOINTS = np.array([

@@ -63,6 +63,29 @@ class LowerBodyTargets:
     info: dict[str, float] = field(default_factory=dict)
 
 
+class GoalTimeout:
+    """Keeps the latest base command alive for ``timeout_s`` of sim time.
+
+    The graph's WBC node answers every control step, but a base goal that stops being
+    refreshed (a silent or dead policy) must not keep the robot walking: after the
+    timeout the velocity commands drop to zero, height and torso pitch are kept.
+    Measured in sim time, so lockstep and faster-than-real-time runs behave the same.
+    """
+
+    def __init__(self, timeout_s: float):
+        self.timeout_s = timeout_s
+        self.command = BaseCommand()
+        self.received_at: float | None = None
+
+    def update(self, command: BaseCommand | None, now: float) -> BaseCommand:
+        """Record a new command (or None when none arrived) and return the one in force."""
+        if command is not None:
+            self.command, self.received_at = command, now
+        if self.received_at is None or now - self.received_at > self.timeout_s:
+            return BaseCommand(height=self.command.height, torso_pitch=self.command.torso_pitch)
+        return self.command
+
+
 class LowerBodyController(Protocol):
     """A backend that owns the legs and waist (or the pelvis, for the floating base)."""
 
