@@ -121,16 +121,16 @@ def test_holosoma_gains_and_names_come_from_the_model_metadata():
 def test_holosoma_observation_terms_in_sorted_order_with_masked_arms():
     controller = holosoma.HolosomaController()
     state = _state(4)
-    arms = np.linspace(-0.3, 0.3, 14)
-    obs = controller.observation(state, np.array([0.2, -0.1]), 0.3, arms)
+    controller.last_action = np.linspace(-2.0, 2.0, 29)  # as if after a policy step
+    obs = controller.observation(state, np.array([0.2, -0.1]), 0.3)
     assert obs.shape == (100,)
     default = holosoma.DEFAULT_ANGLES
     masked_pos = state.joint_pos.copy()
-    masked_pos[15:] = arms
+    masked_pos[15:] = default[15:] + 0.25 * controller.last_action[15:]  # its own arm targets
     masked_vel = state.joint_vel.copy()
     masked_vel[15:] = 0.0
     expected = np.concatenate([
-        np.zeros(29),                                   # actions
+        controller.last_action,                         # actions
         state.base_ang_vel * 0.25,                      # base_ang_vel
         [0.3],                                          # command_ang_vel
         [0.2, -0.1],                                    # command_lin_vel
@@ -164,8 +164,15 @@ def test_holosoma_feeds_back_the_clipped_action_and_maps_targets():
     assert np.all(np.abs(controller.last_action) <= 100)
     assert np.allclose(out.position,
                        holosoma.DEFAULT_ANGLES[:15] + 0.25 * controller.last_action[:15])
-    obs_next = controller.observation(state, np.array([0.2, 0.0]), 0.0, np.zeros(14))
+    obs_next = controller.observation(state, np.array([0.2, 0.0]), 0.0)
     assert np.allclose(obs_next[:29], controller.last_action, atol=1e-6)  # fed back
+
+
+def test_holosoma_never_sees_the_manipulation_arm_targets():
+    state = _state(9)
+    a = holosoma.HolosomaController().command(state, BaseCommand(), np.zeros(14))
+    b = holosoma.HolosomaController().command(state, BaseCommand(), np.full(14, 1.2))
+    assert np.array_equal(a.position, b.position)
 
 
 def test_holosoma_ignores_height_and_pitch():

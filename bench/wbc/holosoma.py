@@ -12,8 +12,10 @@ Contract (checked against the package's own inference code and the ONNX metadata
 * kp and kd from the model's metadata; default angles from the package's G1 config.
 
 The manipulation policy owns the arms, so the arm entries of the observation are
-masked: the arm positions are the manipulation policy's own arm targets and the arm
-velocities are zero (unmasked, the policy drifts and sometimes falls; DESIGN.md).
+masked: the arm positions are the locomotion policy's own arm targets (default +
+0.25 * its last arm actions, which nothing executes) and the arm velocities are zero.
+The policy then never sees the manipulation arm poses, which lie outside what it was
+trained on (unmasked, it drifts, slows down and falls; DESIGN.md).
 It has no height or torso-pitch command and ignores them.
 """
 
@@ -82,12 +84,11 @@ class HolosomaController:
             self.phase = np.array([0.0, np.pi])
             self.standing = False
 
-    def observation(self, state: RobotState, lin: np.ndarray, ang: float,
-                    arm_targets: np.ndarray) -> np.ndarray:
+    def observation(self, state: RobotState, lin: np.ndarray, ang: float) -> np.ndarray:
         """The 100-value actor observation, terms in sorted name order, arms masked."""
         joint_pos = state.joint_pos.copy()
         joint_vel = state.joint_vel.copy()
-        joint_pos[ARM_SLICE] = arm_targets
+        joint_pos[ARM_SLICE] = (DEFAULT_ANGLES + ACTION_SCALE * self.last_action)[ARM_SLICE]
         joint_vel[ARM_SLICE] = 0.0
         terms = {
             "actions": self.last_action,
@@ -104,11 +105,12 @@ class HolosomaController:
 
     def command(self, state: RobotState, cmd: BaseCommand,
                 arm_targets: np.ndarray) -> LowerBodyTargets:
-        """One policy step: leg and waist targets with the model's gains."""
+        """One policy step: leg and waist targets with the model's gains. The arms belong
+        to the manipulation policy: ``arm_targets`` is not shown to this policy."""
         lin = np.clip([cmd.vx, cmd.vy], self.lin_range[:, 0], self.lin_range[:, 1])
         ang = float(np.clip(cmd.wz, *self.ang_range))
         self._update_phase(lin, ang)
-        obs = self.observation(state, lin, ang, arm_targets)
+        obs = self.observation(state, lin, ang)
         action = self.session.run(None, {self.input_name: obs[None]})[0][0]
         self.last_action = np.clip(action, -ACTION_CLIP, ACTION_CLIP).astype(np.float64)
         target = DEFAULT_ANGLES + ACTION_SCALE * self.last_action

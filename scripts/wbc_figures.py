@@ -1,0 +1,144 @@
+"""Figures for the lower-body controllers (docs/wbc.md): standing, walking, turning,
+floating-base tracking. Runs the env as a user would, through make() and normalized
+actions; the arm targets and base commands are the only inputs.
+
+Usage: .venv/bin/python scripts/wbc_figures.py [--resets 100] [--stand-seconds 60]
+       [--workers 2]
+Prints markdown tables. The full run takes about 10 minutes on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from bench import layout
+from bench.env import make
+from bench.robot import constants as c
+
+ARMS_NOMINAL = c.KEYFRAME_JOINTS[15:]
+# Both hands forward at chest height, elbows slightly bent.
+ARMS_REACH = np.array([-0.7, 0.15, 0.0, 0.5, 0.0, 0.0, 0.0, -0.7, -0.15, 0.0, 0.5, 0.0, 0.0, 0.0])
+ARM_LIMITS = c.JOINT_LIMITS[15:]
+ARM_SPEED = 0.5  # rad/s, slowest-moving random arm targets move at most this fast
+TASK = "move_plate"  # a 20-dim task: vx, vy, height, wz, arms, grippers
+
+
+def _action(env, vx=0.0, vy=0.0, wz=0.0, height=0.74, arms=ARMS_NOMINAL):
+    raw = np.concatenate([[vx, vy, height, wz], arms, [0.0, 0.0]])
+    return layout.normalize(raw, env.action_layout)
+
+
+def stand(seed: int, seconds: float) -> dict:
+    """One seeded reset, then standing while the arms track slow random targets."""
+    env = make(TASK, camera_keys=())
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    arms = ARMS_NOMINAL.copy()
+    goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
+    for _ in range(int(seconds * 50)):
+        step = goal - arms
+        if np.abs(step).max() < 1e-3:
+            goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
+        arms = arms + np.clip(step, -ARM_SPEED * 0.02, ARM_SPEED * 0.02)
+        env.step(_action(env, arms=arms))
+    result = {"seed": seed, "fell": env.episode_fell(), "fell_at": env.falls.fell_at}
+    env.close()
+    return result
+
+
+def locomotion(name: str, arms_name: str, controller=None) -> dict:
+    """10 s of one base command after the settled reset; distance, heading, falls."""
+    commands = {"forward 0.5 m/s": {"vx": 0.5}, "backward 0.5 m/s": {"vx": -0.5},
+                "sideways 0.3 m/s": {"vy": 0.3}, "turn 0.5 rad/s": {"wz": 0.5}}
+    arms = ARMS_NOMINAL if arms_name == "nominal" else ARMS_REACH
+    overrides = {"camera_keys": ()}
+    if controller is not None:
+        overrides["controller"] = controller
+    env = make(TASK, **overrides)
+    env.reset(seed=0)
+    start = env.world.robot_state()
+    yaw_prev, turned = start.yaw, 0.0
+    for _ in range(500):
+        env.step(_action(env, arms=arms, **commands[name]))
+        yaw = env.world.robot_state().yaw
+        turned += (yaw - yaw_prev + np.pi) % (2 * np.pi) - np.pi
+        yaw_prev = yaw
+    end = env.world.robot_state()
+    moved = end.base_pos[:2] - start.base_pos[:2]
+    heading = np.array([np.cos(start.yaw), np.sin(start.yaw)])
+    left = np.array([-np.sin(start.yaw), np.cos(start.yaw)])
+    result = {"command": name, "arms": arms_name, "fell": env.episode_fell(),
+              "distance": float(np.linalg.norm(moved)),
+              "along_heading": float(moved @ heading), "leftward": float(moved @ left),
+              "turned_deg": float(np.degrees(turned)), "backend": env.backend.name}
+    env.close()
+    return result
+
+
+def floating_tracking() -> list[dict]:
+    """Floating base: commanded vs achieved velocity and height over 2 s each."""
+    rows = []
+    for name, command, seconds in (("vx 0.4 m/s", {"vx": 0.4}, 2.0),
+                                   ("vy -0.3 m/s", {"vy": -0.3}, 2.0),
+                                   ("wz 0.6 rad/s", {"wz": 0.6}, 2.0),
+                                   ("height 0.55 m", {"height": 0.55}, 2.0)):
+        env = make(TASK, camera_keys=(), controller=None)
+        env.reset(seed=0)
+        start = env.world.robot_state()
+        steps = int(seconds * 50)
+        for _ in range(steps):
+            env.step(_action(env, **command))
+        end = env.world.robot_state()
+        if "height" in command:
+            wanted, got = command["height"], float(end.base_pos[2])
+        elif "wz" in command:
+            wanted = command["wz"]
+            got = float(((end.yaw - start.yaw + np.pi) % (2 * np.pi) - np.pi) / seconds)
+        else:
+            key = "vx" if "vx" in command else "vy"
+            wanted = command[key]
+            got = float((end.base_pos[0 if key == "vx" else 1] - start.base_pos[
+                0 if key == "vx" else 1]) / seconds)
+        rows.append({"command": name, "wanted": wanted, "got": got,
+                     "error_pct": 100 * abs(got - wanted) / abs(wanted)})
+        env.close()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--resets", type=int, default=100)
+    parser.add_argument("--stand-seconds", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    with ProcessPoolExecutor(args.workers) as pool:
+        walks = [pool.submit(locomotion, name, arms) for arms in ("nominal", "reach")
+                 for name in ("forward 0.5 m/s", "backward 0.5 m/s", "sideways 0.3 m/s",
+                              "turn 0.5 rad/s")]
+        stands = list(pool.map(stand, range(620000, 620000 + args.resets),
+                               [args.stand_seconds] * args.resets))
+        walks_done = [w.result() for w in walks]
+    floating = floating_tracking()
+
+    falls = [s for s in stands if s["fell"]]
+    print(f"## Standing: {args.resets} seeded resets x {args.stand_seconds:.0f} s, arms "
+          f"tracking random targets within their limits at <= {ARM_SPEED} rad/s\n")
+    print(f"falls: {len(falls)} of {args.resets}"
+          + (f" (seeds {[s['seed'] for s in falls]})" if falls else "") + "\n")
+    print(f"## Locomotion, 10 s per command ({walks_done[0]['backend']})\n")
+    print("| command | arms | distance (m) | forward (m) | leftward (m) | turned (deg) | fell |")
+    print("|---|---|---|---|---|---|---|")
+    for w in walks_done:
+        print(f"| {w['command']} | {w['arms']} | {w['distance']:.2f} | {w['along_heading']:.2f} "
+              f"| {w['leftward']:.2f} | {w['turned_deg']:.0f} | {w['fell']} |")
+    print("\n## Floating base tracking, 2 s per command\n")
+    print("| command | wanted | got | error % |\n|---|---|---|---|")
+    for f in floating:
+        print(f"| {f['command']} | {f['wanted']:.3f} | {f['got']:.3f} | {f['error_pct']:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
