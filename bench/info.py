@@ -59,6 +59,23 @@ def asset_status() -> list[dict[str, Any]]:
     return entries
 
 
+def wbc_status() -> dict[str, str]:
+    """Which lower-body backend an official env gets on this machine, and why."""
+    from bench.wbc import groot
+
+    try:
+        folder = groot.model_dir(None)
+    except groot.GrootFilesMissingError as missing:
+        return {"backend": "holosoma_g1",
+                "status": "EMBEDDED DEFAULT in use: results are not leaderboard-comparable. "
+                          + str(missing)}
+    files = {name: assets.sha256_file(folder / name)
+             for name in (groot.BALANCE_FILE, groot.WALK_FILE)}
+    return {"backend": "groot_wbc_g1",
+            "status": "official GR00T-WBC pair found in " + str(folder),
+            **{f"sha256 {name}": digest for name, digest in files.items()}}
+
+
 def collect() -> dict[str, Any]:
     """Everything `bench info` prints, as a JSON-ready dict."""
     return {
@@ -66,6 +83,7 @@ def collect() -> dict[str, Any]:
         "python": sys.version.split()[0],
         "versions": {name: _version(name) for name in _DISTRIBUTIONS},
         "asset_cache": str(assets.cache_root()),
+        "wbc": wbc_status(),
         "assets": asset_status(),
         "render": {
             "MUJOCO_GL": os.environ.get("MUJOCO_GL", "(unset; bench uses egl)"),
@@ -92,6 +110,8 @@ def format_text(report: dict[str, Any]) -> str:
                   f"    wheel sha256 {entry['wheel_sha256']}",
                   f"    licence: {entry['licence']}",
                   f"    {entry['state']}"]
+    lines.append("lower-body controller (official envs):")
+    lines += [f"  {k}: {v}" for k, v in report["wbc"].items()]
     lines.append("render:")
     lines += [f"  {k}: {v or 'not found'}" for k, v in report["render"].items()]
     ros = report["ros"]

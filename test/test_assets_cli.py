@@ -88,9 +88,25 @@ def test_info_reports_versions_paths_hashes_and_ros(cache_copy):
         assert entry["state"].startswith("ok")
         assert len(entry["files"]) == len(assets.expected_files(source.name))
     assert report["ros"]["rclpy"] == "ok"
+    assert report["wbc"]["backend"] in ("groot_wbc_g1", "holosoma_g1")
     assert isinstance(report["ros"]["launch"], bool)
     text = _bench("info", cache=cache_copy).stdout
     assert assets.SOURCES["mjlab"].sha256 in text
+
+
+def test_info_says_loudly_when_the_embedded_default_stands_in(cache_copy, tmp_path):
+    from groot_fakes import write_fakes
+
+    env = dict(os.environ, BENCH_ASSETS_DIR=str(cache_copy))
+    env.pop("BENCH_GROOT_WBC_DIR", None)
+    absent = subprocess.run([sys.executable, "-m", "bench.cli", "info"], capture_output=True,
+                            text=True, env=env, check=True).stdout
+    assert "backend: holosoma_g1" in absent and "EMBEDDED DEFAULT in use" in absent
+    env["BENCH_GROOT_WBC_DIR"] = str(write_fakes(tmp_path / "groot"))
+    present = subprocess.run([sys.executable, "-m", "bench.cli", "info"], capture_output=True,
+                             text=True, env=env, check=True).stdout
+    assert "backend: groot_wbc_g1" in present and "sha256 GR00T-WholeBodyControl-Walk.onnx" \
+        in present
 
 
 def test_tasks_lists_the_registry():

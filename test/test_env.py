@@ -8,6 +8,7 @@ from groot_fakes import write_fakes
 
 from bench.env import make
 from bench.protocol import protocol_violations
+from bench.robot import constants as c
 from bench.tasks import TASKS
 
 
@@ -138,6 +139,24 @@ def test_delta_actions_move_the_arm_targets_by_the_scale():
         change = env.arm_targets - before
         assert change[0] == pytest.approx(0.05) and change[7] == pytest.approx(-0.025)
         assert np.allclose(np.delete(change, [0, 7]), 0.0)
+    finally:
+        env.close()
+
+
+def test_reset_warms_up_under_the_wbc_and_records_the_settled_pelvis(monkeypatch):
+    monkeypatch.delenv("BENCH_GROOT_WBC_DIR")  # the embedded default can stand
+    env = make("flip_cup", camera_keys=())
+    try:
+        assert env.config.controller.reset_warmup_steps == 200
+        obs, info = env.reset(seed=2)
+        state = env.world.robot_state()
+        assert env.world.data.time == pytest.approx(200 * 0.02)
+        assert info["control_step"] == 0
+        assert np.allclose(env.settled_pelvis[:3], state.base_pos)
+        assert 0.65 < env.settled_pelvis[2] < 0.85 and not env.episode_fell()
+        assert np.allclose(env.arm_targets, c.KEYFRAME_JOINTS[15:])
+        base = env.low_dim_component_slices()["proprioception_floating_base"]
+        assert np.allclose(obs["low_dim"][base[0]:base[1]], env.settled_pelvis, atol=1e-6)
     finally:
         env.close()
 
