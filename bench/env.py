@@ -10,26 +10,30 @@ The same objects serve the ROS graph, where the calls happen in different nodes.
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
+import mujoco
 import numpy as np
 
 from bench import config as cfg
 from bench import layout
-from bench.falls import FallDetector
+from bench.monitor import Status, TaskMonitor, Termination
+from bench.robot import assembly
 from bench.robot import constants as c
 from bench.sim.world import CONTROL_DT, G1World
-from bench.tasks import TaskSpec, get_spec
+from bench.tasks import TaskSpec, get_spec, make_task
+from bench.tasks.base import Scene
 from bench.wbc import BaseCommand, ResolvedBackend, RobotState, resolve_backend
 from bench.wbc.floating import integrate_base_pose
 
 DEFAULT_HEIGHT = 0.74  # m, base-height command during warmup and when none is given
 EXTERNAL_CAMERA = "tracking"  # mjlab's camera that follows the robot
 EXTERNAL_SIZE = 256  # px, render_mode="rgb_array"
-PELVIS_LIMIT = 10.0  # m from the origin: beyond it the task fails
+PELVIS_LIMIT = 10.0  # m, pelvis distance bound used to normalize low-dim positions
 
 
 def official_config(task: str) -> cfg.EnvConfig:
@@ -65,8 +69,18 @@ class BenchEnv(gym.Env):
         ctrl = config.controller
         self.backend: ResolvedBackend = resolve_backend(ctrl)
         self.floating_base = self.backend.name == "floating_base"
-        self.world = G1World(camera_size=config.camera_shape[0], floating_base=self.floating_base,
+        self.task = make_task(spec.name, config.reach_tolerance)
+        scene_spec = assembly.robot_spec()
+        if self.task is not None:
+            self.task.build(scene_spec)
+        self.world = G1World(scene_spec, camera_size=config.camera_shape[0],
+                             floating_base=self.floating_base,
                              render_size=EXTERNAL_SIZE if self.render_mode else None)
+        self.scene = Scene(self.world.model, self.world.data)
+        hold = max(1, round(config.success_hold_seconds / CONTROL_DT))
+        # The monitor evaluates its own copy of the model from the world state, exactly as
+        # the graph's task-monitor node does.
+        self.monitor = TaskMonitor(self.task, copy.deepcopy(self.world.model), hold)
         self.action_layout = layout.wholebody_action_layout(ctrl.pitch_command, ctrl)
         self.action_dim = len(self.action_layout)
         self._low, self._high = layout.action_bounds(self.action_layout)
@@ -75,7 +89,6 @@ class BenchEnv(gym.Env):
         self.action_space = gym.spaces.Box(-1.0, 1.0, (self.action_dim,), np.float32)
         self.observation_space = self._observation_space()
         self._low_dim_scale = _low_dim_bounds(ctrl.pitch_command)
-        self.falls = FallDetector()
         self._frames: deque[dict[str, np.ndarray]] = deque(maxlen=config.frame_stack)
         self.control_step = 0
         self.settled_pelvis = np.zeros(4)
@@ -115,12 +128,8 @@ class BenchEnv(gym.Env):
 
     def _reset_state(self) -> None:
         self.control_step = 0
-        self.falls.reset()
-        self._succeeded = False
-        self._held_steps = 0
-        self._physics_error: str | None = None
-        self._terminated_reason: str | None = None
-        self._truncated = False
+        self.monitor.reset()
+        self._warnings = 0
         self.arm_targets = c.KEYFRAME_JOINTS[15:].copy()
         self.grippers = np.zeros(2)
         self.base_command = BaseCommand(height=DEFAULT_HEIGHT)
@@ -133,6 +142,9 @@ class BenchEnv(gym.Env):
         self.rng = np.random.default_rng(seed)
         self._reset_state()
         self.world.reset_to_keyframe()
+        if self.task is not None:
+            self.task.reset(self.scene, self.rng)
+            mujoco.mj_forward(self.world.model, self.world.data)
         start = self.world.robot_state()
         self.backend.controller.reset(start)
         self.base_pose = np.array([*start.base_pos, start.yaw])
@@ -141,6 +153,7 @@ class BenchEnv(gym.Env):
         state = self.world.robot_state()
         self.settled_pelvis = np.array([*state.base_pos, state.yaw])
         self.base_pose = self.settled_pelvis.copy()  # the agent's base odometry starts here
+        self._warnings = _warning_count(self.world.data)
         self._frames.clear()
         observation = self._observe()
         return observation, self._info()
@@ -187,23 +200,25 @@ class BenchEnv(gym.Env):
                                         wz=float(raw[3]), torso_pitch=pitch)
         self.arm_targets = raw[self._arm_slice].copy()
         self.grippers = raw[-2:].copy()
-        state = self._advance(self.base_command)
+        self._advance(self.base_command)
         self.control_step += 1
-        self._update_status(state)
-        terminated = self._succeeded or self._physics_error is not None or \
-            self._terminated_reason is not None
-        self._truncated = not terminated and self.env_steps >= self.config.episode_length
-        reward = 1.0 if self._succeeded else 0.0
-        return self._observe(), reward, terminated, self._truncated, self._info()
+        status = self._monitor_step()
+        truncated = status.termination is Termination.TIMEOUT
+        terminated = status.done and not truncated
+        reward = 1.0 if status.success and status.termination is Termination.SUCCESS else 0.0
+        return self._observe(), reward, terminated, truncated, self._info()
 
-    def _update_status(self, state: RobotState) -> None:
-        if not (np.all(np.isfinite(self.world.data.qpos)) and
-                np.all(np.isfinite(self.world.data.qvel))):
-            self._physics_error = "non-finite simulator state"
-            return
-        self.falls.update(state.base_pos, state.base_quat, self.control_step)
-        if np.linalg.norm(state.base_pos[:2]) > PELVIS_LIMIT:
-            self._terminated_reason = f"pelvis more than {PELVIS_LIMIT} m from the origin"
+    def _monitor_step(self) -> Status:
+        data = self.world.data
+        warnings = _warning_count(data)
+        new_warnings, self._warnings = warnings - self._warnings, warnings
+        return self.monitor.update(data.qpos, data.qvel, data.time, new_warnings,
+                                   budget_exhausted=self.env_steps >= self.config.episode_length)
+
+    @property
+    def status(self) -> Status:
+        """The task monitor's current verdict."""
+        return self.monitor.status
 
     @property
     def env_steps(self) -> int:
@@ -214,25 +229,18 @@ class BenchEnv(gym.Env):
 
     def episode_succeeded(self) -> bool:
         """The task reported success (its predicate held for the success hold)."""
-        return self._succeeded
+        return self.status.success
 
     def episode_fell(self) -> bool:
         """The robot fell at some point in the episode (latched)."""
-        return self.falls.fell
+        return self.status.fell
 
     def episode_termination(self) -> str:
-        """fell, success, physics_error, timeout or terminated ('' while running)."""
-        if self.falls.fell:
-            return "fell"
-        if self._succeeded:
-            return "success"
-        if self._physics_error is not None:
-            return "physics_error"
-        if self._terminated_reason is not None:
-            return "terminated"
-        if self._truncated:
-            return "timeout"
-        return ""
+        """fell, success, physics_error, timeout or terminated; 'fell' as soon as a fall
+        happens; '' while the episode runs without one."""
+        if self.status.fell:
+            return Termination.FELL.value
+        return self.status.termination.value
 
     # ----- observation ------------------------------------------------------------------
 
@@ -268,18 +276,20 @@ class BenchEnv(gym.Env):
                 self._frames.append(frame)
             observation = {key: np.stack([f[key] for f in self._frames]) for key in frame}
         if self.config.event_progress_enabled:
-            hold = max(1, round(self.config.success_hold_seconds / CONTROL_DT))
-            observation["event_progress"] = np.array([min(1.0, self._held_steps / hold)],
-                                                     np.float32)
+            progress = min(1.0, self.status.held_steps / self.monitor.hold_steps)
+            observation["event_progress"] = np.array([progress], np.float32)
         return observation
 
     def _info(self) -> dict[str, Any]:
         return {
             "control_step": self.control_step,
             "env_steps": self.env_steps,
-            "fell": self.falls.fell,
-            "success": self._succeeded,
+            "fell": self.status.fell,
+            "success": self.status.success,
+            "held_steps": self.status.held_steps,
             "termination": self.episode_termination(),
+            "reason": self.status.reason,
+            "metrics": dict(self.status.metrics),
             "backend": self.backend.name,
             "backend_substitution": self.backend.substitution,
             "scene": self.spec_.scene_status,
@@ -294,6 +304,16 @@ class BenchEnv(gym.Env):
     def close(self) -> None:
         """Release the renderers."""
         self.world.close()
+
+
+def _warning_count(data: mujoco.MjData) -> int:
+    """Total MuJoCo warnings raised so far in this data."""
+    return int(sum(data.warning[i].number for i in range(len(data.warning))))
+
+
+def is_success(env: BenchEnv) -> bool:
+    """An episode success: the task reported success and the robot never fell."""
+    return env.episode_succeeded() and not env.episode_fell()
 
 
 _FINGER_JOINTS = ("left_gripper_joint", "left_gripper_joint_b", "right_gripper_joint",

@@ -56,7 +56,7 @@ def test_a_push_knocks_the_robot_over_and_the_fall_is_latched():
         for _ in range(100):
             _, _, terminated, _, info = env.step(action)
         assert env.episode_fell()
-        assert env.falls.fell_at is not None and env.falls.fell_at > 25
+        assert env.monitor.falls.fell_at is not None and env.monitor.falls.fell_at > 25
         assert info["fell"] and env.episode_termination() == "fell"
         assert not terminated  # a fall does not end the episode
     finally:

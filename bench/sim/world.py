@@ -131,14 +131,28 @@ class G1World:
         self.data.qpos[b:b + 7] = [*pose[:3], np.cos(half), 0.0, 0.0, np.sin(half)]
         self.data.qvel[d:d + 6] = [*velocity[:3], 0.0, 0.0, velocity[3]]
 
+    def _renderer(self, size: int) -> mujoco.Renderer:
+        if size not in self._renderers:
+            self._renderers[size] = mujoco.Renderer(self.model, size, size)
+        return self._renderers[size]
+
+    def render_view(self, lookat, distance: float, azimuth: float, elevation: float,
+                    size: int) -> np.ndarray:
+        """An (H, W, 3) image from a free camera (degrees for the angles)."""
+        camera = mujoco.MjvCamera()
+        camera.lookat[:] = lookat
+        camera.distance, camera.azimuth, camera.elevation = distance, azimuth, elevation
+        renderer = self._renderer(size)
+        renderer.update_scene(self.data, camera=camera)
+        renderer.update_scene(self.data, camera=camera)  # see render(): headlight placement
+        return renderer.render().copy()
+
     def render(self, cameras: tuple[str, ...] = c.CAMERAS, size: int | None = None) -> np.ndarray:
         """Images of the named cameras, (n, 3, H, W) uint8: camera-major, then CHW."""
         size = size or self.camera_size
         if not cameras:
             return np.zeros((0, 3, size, size), np.uint8)
-        if size not in self._renderers:
-            self._renderers[size] = mujoco.Renderer(self.model, size, size)
-        renderer = self._renderers[size]
+        renderer = self._renderer(size)
         frames = []
         for camera in cameras:
             # The headlight is placed from the scene's camera as it was before the update,

@@ -91,8 +91,22 @@ _LATER = tuple(
 TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in _BENCHMARK + _LATER}
 BENCHMARK_TASKS: tuple[str, ...] = tuple(spec.name for spec in _BENCHMARK)
 
-# Task classes (scene, seeded reset, success and fail-fast), registered by the task modules.
-SCENES: dict[str, Any] = {}
+def _task_classes() -> dict[str, type]:
+    from bench.tasks import reaching, tabletop
+
+    return {cls.name: cls for module in (reaching, tabletop) for cls in module.TASK_CLASSES}
+
+
+# Task classes (scene, seeded reset, success clauses, fail-fast) by task name.
+SCENES: dict[str, type] = _task_classes()
+
+
+def make_task(name: str, reach_tolerance: float | None = None) -> Any:
+    """An instance of the task's class, or None while its scene is not built yet."""
+    cls = SCENES.get(get_spec(name).name)
+    if cls is None:
+        return None
+    return cls(reach_tolerance) if TASKS[name].reach_tolerance is not None else cls()
 
 
 def get_spec(name: str) -> TaskSpec:
