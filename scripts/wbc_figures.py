@@ -44,7 +44,7 @@ def stand(seed: int, seconds: float) -> dict:
             goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
         arms = arms + np.clip(step, -ARM_SPEED * 0.02, ARM_SPEED * 0.02)
         env.step(_action(env, arms=arms))
-    result = {"seed": seed, "fell": env.episode_fell(), "fell_at": env.falls.fell_at}
+    result = {"seed": seed, "fell": env.episode_fell(), "fell_at": env.monitor.falls.fell_at}
     env.close()
     return result
 
