@@ -40,6 +40,16 @@ def _info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _launch(args: argparse.Namespace) -> int:
+    from bench.launcher import launch
+
+    try:
+        return launch(args.graph, args.arguments, composed=args.composed)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
 def _selftest(args: argparse.Namespace) -> int:
     return selftest.run()
 
@@ -60,6 +70,13 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("info", help="versions, asset paths and hashes, render and ROS 2 status")
     show.add_argument("--json", action="store_true", help="print JSON")
     show.set_defaults(handler=_info)
+
+    start = sub.add_parser("launch", help="start the ROS 2 graph without a ROS 2 distribution")
+    start.add_argument("graph", help="graph to start: eval")
+    start.add_argument("arguments", nargs="*", help="launch arguments as name:=value")
+    start.add_argument("--composed", action="store_true",
+                       help="run every node in one process (default: one process per node)")
+    start.set_defaults(handler=_launch)
 
     check = sub.add_parser("selftest",
                            help="load the G1, run the WBC policy once, ROS 2 round trip")

@@ -35,6 +35,23 @@ _FINGER_JOINTS = ("left_gripper_joint", "left_gripper_joint_b", "right_gripper_j
                   "right_gripper_joint_b")
 
 
+def scene_spec(task: str, reach_tolerance: float | None) -> tuple[mujoco.MjSpec, Any]:
+    """The robot plus the task's props (if the task has a scene), and the task object."""
+    instance = make_task(task, reach_tolerance)
+    spec = assembly.robot_spec()
+    if instance is not None:
+        instance.build(spec)
+    return spec, instance
+
+
+def monitor_model(task: str, config: cfg.EnvConfig) -> tuple[mujoco.MjModel, Any]:
+    """The compiled scene a task monitor evaluates (identical to the simulator's), and
+    the task object; the graph's task-monitor node builds its own with this."""
+    spec, instance = scene_spec(task, config.reach_tolerance)
+    world = G1World(spec, floating_base=config.controller.backend == "floating_base")
+    return world.model, instance
+
+
 class SimSession:
     """One task's scene in MuJoCo, stepped one control step at a time."""
 
@@ -42,10 +59,7 @@ class SimSession:
         self.task_name = task
         self.config = config
         ctrl = config.controller
-        self.task = make_task(task, config.reach_tolerance)
-        spec = assembly.robot_spec()
-        if self.task is not None:
-            self.task.build(spec)
+        spec, self.task = scene_spec(task, config.reach_tolerance)
         self.world = G1World(spec, camera_size=config.camera_shape[0],
                              floating_base=floating_base,
                              render_size=EXTERNAL_SIZE if config.render_mode else None)

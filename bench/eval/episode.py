@@ -1,0 +1,38 @@
+"""Running one episode in process: the loop that the evaluator node mirrors over ROS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.env import BenchEnv
+from bench.eval.records import EpisodeResult, MetricTracker
+
+
+def result_from(task: str, seed: int, *, task_success: bool, fell: bool, termination: str,
+                reason: str, control_steps: int, env_steps: int,
+                tracker: MetricTracker) -> EpisodeResult:
+    """An EpisodeResult from an ended episode's monitor verdict and step metrics; success
+    is is_success: the task succeeded and the robot never fell."""
+    return EpisodeResult(
+        task=task, seed=seed, success=task_success and not fell, task_success=task_success,
+        fell=fell, termination=termination, reason=reason, control_steps=control_steps,
+        env_steps=env_steps, final_metrics=dict(tracker.last),
+        ever_true=dict(tracker.ever_true), first_true_step=dict(tracker.first_true_step))
+
+
+def run_episode(env: BenchEnv, policy: Any, seed: int) -> EpisodeResult:
+    """Reset to ``seed``, run the policy to the end of the episode, return the result."""
+    if hasattr(policy, "reset"):
+        policy.reset()
+    observation, _ = env.reset(seed=seed)
+    tracker = MetricTracker()
+    done = False
+    while not done:
+        observation, _, terminated, truncated, info = env.step(policy(observation))
+        tracker.update(info["control_step"], info["metrics"])
+        done = terminated or truncated
+    status = env.status
+    return result_from(env.spec_.name, seed, task_success=status.success, fell=status.fell,
+                       termination=env.episode_termination(), reason=status.reason,
+                       control_steps=env.control_step, env_steps=env.env_steps,
+                       tracker=tracker)

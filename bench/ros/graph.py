@@ -1,0 +1,76 @@
+"""The graph description in ``config/graph.yaml``: launch arguments and nodes.
+
+Pure data handling (no rclpy), so the launch file, ``bench launch`` and the tests all
+read the node list and parameters from this one place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bench.paths import share_dir
+
+_SUBSTITUTION = re.compile(r"\$\((\w+)\)")
+
+
+@dataclass(frozen=True)
+class NodePlan:
+    """One node to start: its name, executable and resolved parameters (strings)."""
+
+    name: str
+    executable: str
+    parameters: dict[str, str] = field(default_factory=dict)
+    exit_ends_graph: bool = False
+
+    @property
+    def module(self) -> str:
+        """The Python module of the node shell."""
+        return f"bench.nodes.{self.executable}"
+
+
+def graph_file(name: str = "graph.yaml") -> Path:
+    """The graph description file."""
+    return share_dir() / "config" / name
+
+
+def load_graph(path: Path | None = None) -> dict[str, Any]:
+    """The raw graph description."""
+    return yaml.safe_load((path or graph_file()).read_text())
+
+
+def argument_defaults(graph: dict[str, Any]) -> dict[str, str]:
+    """Launch argument name -> default value (string)."""
+    return {name: str(spec["default"]) for name, spec in graph["arguments"].items()}
+
+
+def parse_arguments(tokens: list[str], graph: dict[str, Any]) -> dict[str, str]:
+    """``name:=value`` tokens over the defaults; an unknown name raises ValueError."""
+    values = argument_defaults(graph)
+    for token in tokens:
+        name, sep, value = token.partition(":=")
+        if not sep:
+            raise ValueError(f"argument {token!r} is not of the form name:=value")
+        if name not in values:
+            raise ValueError(f"unknown launch argument {name!r}; known: {sorted(values)}")
+        values[name] = value
+    return values
+
+
+def substitute(value: Any, arguments: dict[str, str]) -> str:
+    """Replace every ``$(name)`` in a parameter value by the argument's value."""
+    return _SUBSTITUTION.sub(lambda m: arguments[m.group(1)], str(value))
+
+
+def plan(arguments: dict[str, str], graph: dict[str, Any] | None = None) -> list[NodePlan]:
+    """The nodes to start, with parameters resolved against ``arguments``."""
+    graph = graph or load_graph()
+    return [NodePlan(name=node["name"], executable=node["executable"],
+                     parameters={k: substitute(v, arguments)
+                                 for k, v in node.get("parameters", {}).items()},
+                     exit_ends_graph=bool(node.get("exit_ends_graph", False)))
+            for node in graph["nodes"]]

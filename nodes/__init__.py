@@ -1,0 +1,1 @@
+"""The ROS 2 node shells, installed as ``bench.nodes``; each is also an executable."""
