@@ -6,6 +6,7 @@ which, keeps the finished episodes, and exits non-zero."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from rclpy.callback_groups import ReentrantCallbackGroup
@@ -15,7 +16,8 @@ from rclpy.task import Future
 from bench import msg, srv
 from bench.eval.episode import result_from
 from bench.eval.records import EpisodeResult, MetricTracker, write_summary
-from bench.eval.run import eval_seeds, write_record
+from bench.eval.run import eval_seeds, write_record, write_timing
+from bench.ros.lockstep import GRAPH_FAILURE
 from bench.ros.params import declare, episode_config
 from bench.ros.spin import run_nodes
 
@@ -36,11 +38,12 @@ class EvaluatorNode(Node):
         self.watch = [name for name in p["watch_nodes"].split(",") if name]
         self.seen: set[str] = set()
         self.results: list[EpisodeResult] = []
+        self.timing: dict[int, dict[str, float]] = {}
         self.exit_code: int | None = None
         group = ReentrantCallbackGroup()  # the seed loop is a coroutine; see bench.ros.lockstep
         self.client = self.create_client(srv.Reset, "/bench/reset", callback_group=group)
-        self.create_subscription(msg.TaskStatus, "/bench/task_status", self._status, 10,
-                                 callback_group=group)
+        self.status_sub = self.create_subscription(msg.TaskStatus, "/bench/task_status",
+                                                   self._status, 100, callback_group=group)
         self.done: Future | None = None
         self.seed: int | None = None
         self.tracker = MetricTracker()
@@ -48,7 +51,9 @@ class EvaluatorNode(Node):
         self._start = self.create_timer(0.1, self._kickoff, callback_group=group)
 
     def _kickoff(self) -> None:
-        if not self.client.service_is_ready():
+        # Start once the reset service is up and the monitor's status reaches us, so no
+        # episode's final status can be lost to DDS discovery.
+        if not self.client.service_is_ready() or self.status_sub.get_publisher_count() == 0:
             return
         self.destroy_timer(self._start)
         self.executor.create_task(self._run)
@@ -75,15 +80,20 @@ class EvaluatorNode(Node):
     async def _run(self) -> None:
         for seed in eval_seeds(self.p["episodes"], self.p["seed_start"]):
             self.seed, self.tracker, self.done = seed, MetricTracker(), Future()
+            start = time.perf_counter()
             response = await self.client.call_async(srv.Reset.Request(seed=seed))
             if self.exit_code is not None:
                 return
             if not response.ok:
                 self.get_logger().error(f"reset to seed {seed} failed: {response.message}")
-                self._finish(1)
+                self._finish(NODE_DIED if response.message.startswith(GRAPH_FAILURE) else 1)
                 return
             status = await self.done
             if self.exit_code is not None:
+                return
+            if status.reason.startswith(GRAPH_FAILURE):
+                self.get_logger().error(f"seed {seed} not recorded: {status.reason}")
+                self._finish(NODE_DIED)
                 return
             result = result_from(
                 self.p["task"], seed, task_success=status.success, fell=status.fell,
@@ -93,11 +103,14 @@ class EvaluatorNode(Node):
                 tracker=self.tracker)
             write_summary(self.run_dir, result)
             self.results.append(result)
+            self.timing[seed] = {"episode_s": time.perf_counter() - start,
+                                 "control_steps": result.control_steps}
             self.get_logger().info(f"seed {seed}: {result.termination}")
         self._finish(0)
 
     def _finish(self, code: int) -> None:
         write_record(self.run_dir, self.results, self.p["task"], self.p["method"])
+        write_timing(self.run_dir, self.timing)
         self.exit_code = code
         if self.done is not None and not self.done.done():
             self.done.cancel()

@@ -18,7 +18,7 @@ from rosgraph_msgs.msg import Clock
 
 from bench import msg, srv
 from bench.ros import convert
-from bench.ros.lockstep import Mailbox
+from bench.ros.lockstep import GRAPH_FAILURE, Mailbox
 from bench.ros.params import declare, episode_config
 from bench.ros.spin import run_nodes
 from bench.sim.session import SimSession
@@ -60,9 +60,11 @@ class SimNode(Node):
 
     async def _lower(self, seed: int, wbc_step: int, reset: bool):
         s = self.session
-        self.wbc_pub.publish(convert.wbc_request(s.robot_state(), s.base_command, s.arm_targets,
-                                                 seed, wbc_step, reset))
-        answer = await self.mail.wait("targets", seed, wbc_step, self.p["wbc_timeout"])
+        request = convert.wbc_request(s.robot_state(), s.base_command, s.arm_targets, seed,
+                                      wbc_step, reset)
+        self.wbc_pub.publish(request)
+        answer = await self.mail.wait("targets", seed, wbc_step, self.p["wbc_timeout"],
+                                      lambda: self.wbc_pub.publish(request))
         return None if answer is None else convert.targets_from(answer)
 
     async def _reset(self, request, response):
@@ -73,8 +75,8 @@ class SimNode(Node):
             lower = await self._lower(seed, k, reset=k == 0)
             if lower is None:
                 response.ok, response.message = False, (
-                    f"wbc_node did not answer within {self.p['wbc_timeout']} s during the "
-                    "reset warmup; is it running on this ROS_DOMAIN_ID?")
+                    f"{GRAPH_FAILURE}wbc node did not answer within {self.p['wbc_timeout']} s "
+                    "during the reset warmup; is it running on this ROS_DOMAIN_ID?")
                 return response
             self.session.physics(lower)
             self._publish_clock()
@@ -86,13 +88,14 @@ class SimNode(Node):
         self.executor.create_task(self._run, seed, self.episode, response.observation)
         return response
 
-    def _world_state(self, seed: int, step: int, abort: str = "") -> None:
+    def _world_state(self, seed: int, step: int, abort: str = "") -> msg.WorldState:
         data = self.session.world.data
         out = msg.WorldState(seed=seed, control_step=step, sim_time=data.time, qpos=data.qpos,
                              qvel=data.qvel, warnings=self.session.new_warnings(),
                              abort_reason=abort)
         out.header.stamp = self._stamp()
         self.state_pub.publish(out)
+        return out
 
     async def _run(self, seed: int, episode: int, first: msg.Observation) -> None:
         s, step = self.session, 0
@@ -101,7 +104,8 @@ class SimNode(Node):
         while episode == self.episode:
             self.obs_pub.publish(observation)
             self._publish_clock()
-            action = await self.mail.wait("action", seed, step, self.p["action_timeout"])
+            action = await self.mail.wait("action", seed, step, self.p["action_timeout"],
+                                          lambda o=observation: self.obs_pub.publish(o))
             if episode != self.episode:
                 return
             abort = ""
@@ -116,14 +120,15 @@ class SimNode(Node):
             if not abort:
                 lower = await self._lower(seed, wbc_step, reset=False)
                 if lower is None:
-                    abort = (f"wbc_node silent: no targets for control step {step} within "
-                             f"{self.p['wbc_timeout']} s")
+                    abort = (f"{GRAPH_FAILURE}wbc node silent: no targets for control step "
+                             f"{step} within {self.p['wbc_timeout']} s")
                 else:
                     s.physics(lower)
                     wbc_step += 1
                     step += 1
-            self._world_state(seed, step, abort)
-            status = await self.mail.wait("status", seed, step, self.p["status_timeout"])
+            state = self._world_state(seed, step, abort)
+            status = await self.mail.wait("status", seed, step, self.p["status_timeout"],
+                                          lambda s=state: self.state_pub.publish(s))
             if status is None:
                 self.get_logger().error(f"task_monitor_node silent at control step {step}")
                 return

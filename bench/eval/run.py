@@ -7,6 +7,7 @@ evaluator node; ``record.json`` holds only what both wirings determine identical
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -47,13 +48,25 @@ def write_record(run_dir: Path, results: list[EpisodeResult], task: str, method:
     return path
 
 
+def write_timing(run_dir: Path, timing: dict[int, dict[str, float]]) -> Path:
+    """Write ``timing.json``: wall-clock seconds per episode (kept apart from the
+    deterministic files, since it differs from run to run)."""
+    path = Path(run_dir) / "timing.json"
+    atomic_write_text(path, json.dumps({str(k): v for k, v in timing.items()}, indent=2) + "\n")
+    return path
+
+
 def run_in_process(env: Any, policy: Any, seeds: list[int], run_dir: Path,
                    method: str) -> list[EpisodeResult]:
     """Run the seeds in order, writing each summary as it finishes, then the record."""
-    results = []
+    results, timing = [], {}
     for seed in seeds:
+        start = time.perf_counter()
         result = run_episode(env, policy, seed)
+        timing[seed] = {"episode_s": time.perf_counter() - start,
+                        "control_steps": result.control_steps}
         write_summary(run_dir, result)
         results.append(result)
     write_record(run_dir, results, env.spec_.name, method)
+    write_timing(run_dir, timing)
     return results

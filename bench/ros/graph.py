@@ -66,6 +66,19 @@ def substitute(value: Any, arguments: dict[str, str]) -> str:
     return _SUBSTITUTION.sub(lambda m: arguments[m.group(1)], str(value))
 
 
+def split_substitutions(value: Any) -> list[tuple[str, str]]:
+    """A parameter value as ("text", s) and ("arg", name) parts, for the launch file."""
+    text, parts, last = str(value), [], 0
+    for match in _SUBSTITUTION.finditer(text):
+        if match.start() > last:
+            parts.append(("text", text[last:match.start()]))
+        parts.append(("arg", match.group(1)))
+        last = match.end()
+    if last < len(text):
+        parts.append(("text", text[last:]))
+    return parts
+
+
 def plan(arguments: dict[str, str], graph: dict[str, Any] | None = None) -> list[NodePlan]:
     """The nodes to start, with parameters resolved against ``arguments``."""
     graph = graph or load_graph()

@@ -11,11 +11,17 @@ in a reentrant group: ``Mailbox.group``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.task import Future
+
+# Abort reasons that blame the graph, not the policy, start with this: the evaluator does
+# not record such an episode (a resumed run plays it again) and exits non-zero.
+GRAPH_FAILURE = "graph failure: "
+RESEND_PERIOD = 0.5  # s between repeats of an unanswered request
 
 
 class Mailbox:
@@ -35,8 +41,14 @@ class Mailbox:
         if message.seed == seed and message.control_step == step and not future.done():
             future.set_result(message)
 
-    async def wait(self, kind: str, seed: int, step: int, timeout: float) -> Any:
-        """The message of ``kind`` for (seed, step), or None after ``timeout`` seconds."""
+    async def wait(self, kind: str, seed: int, step: int, timeout: float,
+                   resend: Callable[[], None] | None = None) -> Any:
+        """The message of ``kind`` for (seed, step), or None after ``timeout`` seconds.
+
+        ``resend`` re-publishes the request every RESEND_PERIOD seconds until the answer
+        comes: a message sent before DDS has matched the peer is lost, and answering nodes
+        reply to a repeated request with their cached answer, so this changes nothing else.
+        """
         future: Future[Any] = Future()
         self._pending[kind] = (seed, step, future)
 
@@ -44,9 +56,30 @@ class Mailbox:
             if not future.done():
                 future.set_result(None)
 
-        timer = self.node.create_timer(timeout, expire, callback_group=self.group)
+        timers = [self.node.create_timer(timeout, expire, callback_group=self.group)]
+        if resend is not None:
+            timers.append(self.node.create_timer(RESEND_PERIOD, resend, callback_group=self.group))
         try:
             return await future
         finally:
-            self.node.destroy_timer(timer)
+            for timer in timers:
+                self.node.destroy_timer(timer)
             self._pending.pop(kind, None)
+
+
+class AnswerCache:
+    """The last answer of a node, keyed by its request, so a repeated request gets the
+    same answer without running a stateful controller, policy or monitor twice."""
+
+    def __init__(self) -> None:
+        self.key: tuple[Any, ...] | None = None
+        self.answer: Any = None
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        """The cached answer for ``key``, or None."""
+        return self.answer if key == self.key else None
+
+    def put(self, key: tuple[Any, ...], answer: Any) -> Any:
+        """Remember ``answer`` for ``key`` and return it."""
+        self.key, self.answer = key, answer
+        return answer
