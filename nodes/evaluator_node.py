@@ -82,6 +82,7 @@ class EvaluatorNode(Node):
             self.seed, self.tracker, self.done = seed, MetricTracker(), Future()
             start = time.perf_counter()
             response = await self.client.call_async(srv.Reset.Request(seed=seed))
+            reset_done = time.perf_counter()
             if self.exit_code is not None:
                 return
             if not response.ok:
@@ -103,7 +104,8 @@ class EvaluatorNode(Node):
                 tracker=self.tracker)
             write_summary(self.run_dir, result)
             self.results.append(result)
-            self.timing[seed] = {"episode_s": time.perf_counter() - start,
+            self.timing[seed] = {"reset_s": reset_done - start,
+                                 "steps_s": time.perf_counter() - reset_done,
                                  "control_steps": result.control_steps}
             self.get_logger().info(f"seed {seed}: {result.termination}")
         self._finish(0)

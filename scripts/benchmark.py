@@ -1,7 +1,8 @@
 """Throughput of the simulation on one core: physics alone, rendering alone, and the
-official env's control step with and without cameras.
+official env's control step with and without cameras; with --graph, also the ROS 2
+graph (one process per node, and composed in one process) against the in-process loop.
 
-Usage: .venv/bin/python scripts/benchmark.py [--task flip_cup] [--steps 300]
+Usage: .venv/bin/python scripts/benchmark.py [--task flip_cup] [--steps 300] [--graph]
 Prints a markdown table; docs/benchmarks.md keeps the figures. Real time is 50 control
 steps per second. Timings are wall-clock, so compare ratios across runs, not absolutes.
 """
@@ -9,8 +10,13 @@ steps per second. Timings are wall-clock, so compare ratios across runs, not abs
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
 
@@ -71,10 +77,40 @@ def env_rate(task: str, steps: int, cameras: bool) -> tuple[float, str]:
     return rate, backend
 
 
+def graph_rates(task: str, steps: int) -> list[tuple[str, float, str]]:
+    """Control steps per second of one episode's steps (reset excluded), through the
+    graph as processes, composed, and in process; with and without cameras."""
+    from bench.eval.run import run_in_process
+    from bench.policies import load_policy
+
+    rows = []
+    for cameras in (True, False):
+        overrides = {"episode_length": steps * 10, **({} if cameras else {"camera_keys": []})}
+        label = "3 cameras" if cameras else "no cameras"
+        for mode in ("processes", "composed", "in process"):
+            with tempfile.TemporaryDirectory() as tmp:
+                if mode == "in process":
+                    env = make(task, **overrides)
+                    run_in_process(env, load_policy("bench.policies.builtin:hold", task), [0],
+                                   Path(tmp), "benchmark")
+                    env.close()
+                else:
+                    command = [sys.executable, "-m", "bench.cli", "launch", "eval",
+                               f"task:={task}", "episodes:=1", "seed_start:=0",
+                               f"overrides:={json.dumps(overrides)}", f"output_dir:={tmp}"]
+                    subprocess.run(command + (["--composed"] if mode == "composed" else []),
+                                   check=True, capture_output=True)
+                timing = json.loads((Path(tmp) / "timing.json").read_text())["0"]
+            rows.append((f"{mode}, {label}", timing["control_steps"] / timing["steps_s"],
+                         "control steps/s"))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--task", default="flip_cup")
     parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--graph", action="store_true", help="also measure the ROS 2 graph")
     args = parser.parse_args()
     real_time = 1.0 / CONTROL_DT
     rows = [("physics alone (servos + 20 x 1 ms), standing", physics(args.task, args.steps),
@@ -84,6 +120,9 @@ def main() -> None:
     without, _ = env_rate(args.task, args.steps, cameras=False)
     rows += [(f"env.step {args.task}, 3 cameras ({backend})", with_cams, "control steps/s"),
              (f"env.step {args.task}, no cameras ({backend})", without, "control steps/s")]
+    if args.graph:
+        os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))  # graph processes: all cores
+        rows += graph_rates(args.task, args.steps)
     print("| what | rate | unit | x real time |\n|---|---|---|---|")
     for name, rate, unit in rows:
         ratio = f"{rate / real_time:.1f}" if unit == "control steps/s" else "-"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from bench.env import BenchEnv
@@ -20,17 +21,24 @@ def result_from(task: str, seed: int, *, task_success: bool, fell: bool, termina
         ever_true=dict(tracker.ever_true), first_true_step=dict(tracker.first_true_step))
 
 
-def run_episode(env: BenchEnv, policy: Any, seed: int) -> EpisodeResult:
-    """Reset to ``seed``, run the policy to the end of the episode, return the result."""
+def run_episode(env: BenchEnv, policy: Any, seed: int,
+                timing: dict[str, float] | None = None) -> EpisodeResult:
+    """Reset to ``seed``, run the policy to the end of the episode, return the result.
+    ``timing``, when given, receives the wall-clock seconds of the reset and the steps."""
     if hasattr(policy, "reset"):
         policy.reset()
+    start = time.perf_counter()
     observation, _ = env.reset(seed=seed)
+    reset_done = time.perf_counter()
     tracker = MetricTracker()
     done = False
     while not done:
         observation, _, terminated, truncated, info = env.step(policy(observation))
         tracker.update(info["control_step"], info["metrics"])
         done = terminated or truncated
+    if timing is not None:
+        timing.update(reset_s=reset_done - start, steps_s=time.perf_counter() - reset_done,
+                      control_steps=env.control_step)
     status = env.status
     return result_from(env.spec_.name, seed, task_success=status.success, fell=status.fell,
                        termination=env.episode_termination(), reason=status.reason,
