@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# The README's main command: set up what is missing, then run the main job.
-# Until the evaluator exists the main job is `bench selftest`, the most end-to-end
-# check available: the G1 model in MuJoCo, the embedded locomotion policy, ROS 2.
+# The README's main command: set up what is missing, then run the main job: an
+# evaluation of flip_cup through the ROS 2 graph (simulator, WBC, task monitor, policy
+# and evaluator nodes) on the embedded default lower-body controller.
+# Extra arguments are launch arguments, e.g. scripts/run-main.sh episodes:=10
 set -euo pipefail
 source "$(dirname "$0")/bootstrap.sh"
 cd "$REPO"
-exec "$VENV/bin/bench" selftest "$@"
+export ROS_DOMAIN_ID=${ROS_DOMAIN_ID:-42}
+out=runs/main
+"$VENV/bin/bench" launch eval task:=flip_cup episodes:=3 output_dir:="$out" "$@"
+echo "record: $out/record.json" >&2
+cat "$out/record.json"

@@ -15,8 +15,12 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from bench import layout
+from bench.config import ControllerConfig
 from bench.env import make
+from bench.falls import FallDetector
 from bench.robot import constants as c
+from bench.sim.world import G1World
+from bench.wbc import BaseCommand, resolve_backend
 
 ARMS_NOMINAL = c.KEYFRAME_JOINTS[15:]
 # Both hands forward at chest height, elbows slightly bent.
@@ -32,21 +36,32 @@ def _action(env, vx=0.0, vy=0.0, wz=0.0, height=0.74, arms=ARMS_NOMINAL):
 
 
 def stand(seed: int, seconds: float) -> dict:
-    """One seeded reset, then standing while the arms track slow random targets."""
-    env = make(TASK, camera_keys=())
-    env.reset(seed=seed)
+    """The bare robot (no furniture to lean on or push against): a reset and the warmup
+    under the embedded WBC, then standing while the arms track slow random targets
+    drawn from the seed."""
+    world = G1World()
+    world.reset_to_keyframe()
+    controller = resolve_backend(ControllerConfig()).controller
+    controller.reset(world.robot_state())
+    falls = FallDetector()
     rng = np.random.default_rng(seed)
     arms = ARMS_NOMINAL.copy()
     goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
-    for _ in range(int(seconds * 50)):
-        step = goal - arms
-        if np.abs(step).max() < 1e-3:
-            goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
-        arms = arms + np.clip(step, -ARM_SPEED * 0.02, ARM_SPEED * 0.02)
-        env.step(_action(env, arms=arms))
-    result = {"seed": seed, "fell": env.episode_fell(), "fell_at": env.monitor.falls.fell_at}
-    env.close()
-    return result
+    stand_command = BaseCommand(height=0.74)
+    for step in range(200 + int(seconds * 50)):
+        if step >= 200:  # after the warmup
+            delta = goal - arms
+            if np.abs(delta).max() < 1e-3:
+                goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
+            arms = arms + np.clip(delta, -ARM_SPEED * 0.02, ARM_SPEED * 0.02)
+        state = world.robot_state()
+        lower = controller.command(state, stand_command, arms)
+        world.step(np.concatenate([lower.position, arms]),
+                   np.concatenate([lower.kp, c.ARM_KP, c.ARM_KP]),
+                   np.concatenate([lower.kd, c.ARM_KD, c.ARM_KD]), np.zeros(2))
+        falls.update(state.base_pos, state.base_quat, step)
+    world.close()
+    return {"seed": seed, "fell": falls.fell, "fell_at": falls.fell_at}
 
 
 def locomotion(name: str, arms_name: str, controller=None) -> dict:
