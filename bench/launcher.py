@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from bench.ros.graph import NodePlan, load_graph, parse_arguments, plan
+from bench.graph import NodePlan, load_graph, parse_arguments, plan
 
 
 def node_command(node: NodePlan) -> list[str]:

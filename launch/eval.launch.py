@@ -12,7 +12,7 @@ from launch.substitutions import LaunchConfiguration, TextSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
-from bench.ros.graph import load_graph, split_substitutions
+from bench.graph import load_graph, split_substitutions
 from launch import LaunchDescription
 
 

@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from conftest import REPO
 
+from bench import graph as graph_description
 from bench.env import make
 from bench.eval.run import run_in_process
 from bench.launcher import node_command
 from bench.policies import load_policy
-from bench.ros import graph as graph_description
 
 pytest.importorskip("rclpy", reason="the ROS 2 wheels (ros-rclpy) are not installed")
 

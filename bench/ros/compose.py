@@ -8,7 +8,7 @@ import sys
 
 from rclpy.parameter import Parameter
 
-from bench.ros.graph import load_graph, parse_arguments, plan
+from bench.graph import load_graph, parse_arguments, plan
 from bench.ros.spin import run_nodes
 
 
