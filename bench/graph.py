@@ -20,11 +20,12 @@ _SUBSTITUTION = re.compile(r"\$\((\w+)\)")
 
 @dataclass(frozen=True)
 class NodePlan:
-    """One node to start: its name, executable and resolved parameters (strings)."""
+    """One node to start: its name, executable and resolved parameters (strings, except
+    typed values written as such in the description, like ``use_sim_time: true``)."""
 
     name: str
     executable: str
-    parameters: dict[str, str] = field(default_factory=dict)
+    parameters: dict[str, Any] = field(default_factory=dict)
     exit_ends_graph: bool = False
 
     @property
@@ -61,9 +62,12 @@ def parse_arguments(tokens: list[str], graph: dict[str, Any]) -> dict[str, str]:
     return values
 
 
-def substitute(value: Any, arguments: dict[str, str]) -> str:
-    """Replace every ``$(name)`` in a parameter value by the argument's value."""
-    return _SUBSTITUTION.sub(lambda m: arguments[m.group(1)], str(value))
+def substitute(value: Any, arguments: dict[str, str]) -> Any:
+    """Replace every ``$(name)`` in a string parameter by the argument's value; other
+    values (booleans, numbers) pass through with their type."""
+    if not isinstance(value, str):
+        return value
+    return _SUBSTITUTION.sub(lambda m: arguments[m.group(1)], value)
 
 
 def split_substitutions(value: Any) -> list[tuple[str, str]]:

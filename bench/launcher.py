@@ -24,7 +24,7 @@ def node_command(node: NodePlan) -> list[str]:
     """The command line that runs one node as its own process."""
     command = [sys.executable, "-m", node.module, "--ros-args", "-r", f"__node:={node.name}"]
     for key, value in node.parameters.items():
-        command += ["-p", f"{key}:={json.dumps(value)}"]  # a YAML string, always
+        command += ["-p", f"{key}:={json.dumps(value)}"]  # JSON is YAML: strings stay strings
     return command
 
 

@@ -17,9 +17,11 @@ from launch import LaunchDescription
 
 
 def _value(raw):
+    if not isinstance(raw, str):
+        return raw  # typed values (use_sim_time: true) keep their type
     parts = [LaunchConfiguration(name) if kind == "arg" else TextSubstitution(text=name)
              for kind, name in split_substitutions(raw)]
-    return ParameterValue(parts, value_type=str)  # every parameter travels as a string
+    return ParameterValue(parts, value_type=str)  # substituted values travel as strings
 
 
 def generate_launch_description():

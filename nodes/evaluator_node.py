@@ -17,7 +17,7 @@ from bench import msg, srv
 from bench.eval.episode import result_from
 from bench.eval.records import EpisodeResult, MetricTracker, write_summary
 from bench.eval.run import eval_seeds, write_record, write_timing
-from bench.ros.lockstep import GRAPH_FAILURE
+from bench.ros.lockstep import GRAPH_FAILURE, wall_timer
 from bench.ros.params import declare, episode_config
 from bench.ros.spin import run_nodes
 
@@ -47,8 +47,8 @@ class EvaluatorNode(Node):
         self.done: Future | None = None
         self.seed: int | None = None
         self.tracker = MetricTracker()
-        self.create_timer(0.5, self._watchdog, callback_group=group)
-        self._start = self.create_timer(0.1, self._kickoff, callback_group=group)
+        wall_timer(self, 0.5, self._watchdog, group)
+        self._start = wall_timer(self, 0.1, self._kickoff, group)
 
     def _kickoff(self) -> None:
         # Start once the reset service is up and the monitor's status reaches us, so no

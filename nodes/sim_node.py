@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import rclpy
 from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 
 from bench import msg, srv
@@ -40,7 +41,10 @@ class SimNode(Node):
         self.mail = Mailbox(self)
         self.obs_pub = self.create_publisher(msg.Observation, "/bench/observation", 10)
         self.wbc_pub = self.create_publisher(msg.WbcRequest, "/bench/wbc/request", 10)
-        self.state_pub = self.create_publisher(msg.WorldState, "/bench/world_state", 10)
+        # Transient local, deep: a recorder that joins late still gets the whole episode.
+        self.state_pub = self.create_publisher(msg.WorldState, "/bench/world_state", QoSProfile(
+            depth=1000, reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL))
         self.clock_pub = self.create_publisher(Clock, "/clock", 10)
         for kind, cls, topic in (("action", msg.PolicyAction, "/bench/action"),
                                  ("targets", msg.JointTargets, "/bench/wbc/targets"),

@@ -116,7 +116,7 @@ def test_graph_evaluation_writes_the_same_files_as_in_process(ros_domain, tmp_pa
 
 def test_graph_states_match_the_in_process_env_at_every_step(ros_domain, tmp_path):
     import rclpy
-    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
     from bench import msg
 
@@ -127,7 +127,8 @@ def test_graph_states_match_the_in_process_env_at_every_step(ros_domain, tmp_pat
     node.create_subscription(
         msg.WorldState, "/bench/world_state",
         lambda m: states.setdefault(m.control_step, np.array(m.qpos)),
-        QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
+        QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE,
+                   durability=DurabilityPolicy.TRANSIENT_LOCAL))
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(node)
     try:

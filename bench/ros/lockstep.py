@@ -14,14 +14,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.callback_groups import CallbackGroup, ReentrantCallbackGroup
+from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
 from rclpy.task import Future
+from rclpy.timer import Timer
 
 # Abort reasons that blame the graph, not the policy, start with this: the evaluator does
 # not record such an episode (a resumed run plays it again) and exits non-zero.
 GRAPH_FAILURE = "graph failure: "
 RESEND_PERIOD = 0.5  # s between repeats of an unanswered request
+
+
+def wall_timer(node: Node, period: float, callback: Callable[[], None],
+               group: CallbackGroup | None = None) -> Timer:
+    """A timer on the steady wall clock. The graph's nodes keep time on /clock (sim
+    time), which stands still while a node waits, so timeouts must not use it."""
+    return node.create_timer(period, callback, callback_group=group,
+                             clock=Clock(clock_type=ClockType.STEADY_TIME))
 
 
 class Mailbox:
@@ -56,9 +66,9 @@ class Mailbox:
             if not future.done():
                 future.set_result(None)
 
-        timers = [self.node.create_timer(timeout, expire, callback_group=self.group)]
+        timers = [wall_timer(self.node, timeout, expire, self.group)]
         if resend is not None:
-            timers.append(self.node.create_timer(RESEND_PERIOD, resend, callback_group=self.group))
+            timers.append(wall_timer(self.node, RESEND_PERIOD, resend, self.group))
         try:
             return await future
         finally:
