@@ -27,7 +27,7 @@ ARMS_NOMINAL = c.KEYFRAME_JOINTS[15:]
 ARMS_REACH = np.array([-0.7, 0.15, 0.0, 0.5, 0.0, 0.0, 0.0, -0.7, -0.15, 0.0, 0.5, 0.0, 0.0, 0.0])
 ARM_LIMITS = c.JOINT_LIMITS[15:]
 ARM_SPEED = 0.5  # rad/s, slowest-moving random arm targets move at most this fast
-TASK = "move_plate"  # a 20-dim task: vx, vy, height, wz, arms, grippers
+TASK = "reach_target_single"  # 20-dim action, and no furniture to walk into
 
 
 def _action(env, vx=0.0, vy=0.0, wz=0.0, height=0.74, arms=ARMS_NOMINAL):
