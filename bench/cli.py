@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="print JSON")
     show.set_defaults(handler=_info)
 
+    sub.add_parser("eval", help="run the evaluation protocol in process (bench eval --help)")
+
     start = sub.add_parser("launch", help="start the ROS 2 graph without a ROS 2 distribution")
     start.add_argument("graph", help="graph to start: eval")
     start.add_argument("arguments", nargs="*", help="launch arguments as name:=value")
@@ -86,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bench` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval"]:  # the runner owns its arguments
+        from bench.eval import runner
+
+        return runner.main(argv[1:], prog="bench eval")
     args = build_parser().parse_args(argv)
     return int(args.handler(args))
 

@@ -1,0 +1,102 @@
+"""The evaluation protocol (seed 001): ``evaluate``, seeds, leaderboard records.
+
+    from bench.eval import evaluate
+    result = evaluate(my_policy, task_name="move_plate", method="my-method")
+    result["record"]               # leaderboard entry, or None (violations / < 100 episodes)
+    result["protocol_violations"]  # [] for an official env
+    result["env_config"]           # the resolved EnvConfig, as a dict
+
+A policy is any callable from observation to normalized action, with an optional
+``reset()`` called between episodes, or a ``module:factory`` string. With a run
+directory, each episode's summary is written as it finishes, and a rerun with the same
+directory resumes from the first missing episode.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench import config as cfg
+from bench.env import make
+from bench.eval.episode import run_episode
+from bench.eval.fingerprint import fingerprint
+from bench.eval.records import EpisodeResult, read_summary, summary_path, write_summary
+from bench.eval.run import SEED_BASE, aggregate, eval_seeds, write_record
+from bench.policies import load_policy
+from bench.protocol import protocol_violations
+
+EVAL_EPISODES = 100
+
+__all__ = ["EVAL_EPISODES", "SEED_BASE", "eval_seeds", "evaluate", "leaderboard_record"]
+
+
+class RecordRefusedError(ValueError):
+    """A leaderboard record cannot be made; the message names the cause."""
+
+
+def _contiguous(seeds: list[int]) -> bool:
+    return bool(seeds) and sorted(seeds) == list(range(min(seeds), min(seeds) + len(seeds)))
+
+
+def leaderboard_record(results: list[EpisodeResult], env: Any, method: str) -> dict[str, Any]:
+    """The leaderboard entry for finished episodes of one env, with the substrate
+    fingerprint. Refuses (RecordRefusedError) a seed set that is not one contiguous block
+    and an env whose configuration departs from the official one where it matters."""
+    seeds = [r.seed for r in results]
+    if not _contiguous(seeds):
+        raise RecordRefusedError(f"seeds {sorted(seeds)[:5]}... are not one contiguous block; "
+                            f"evaluate episodes {SEED_BASE} + i for i in range(n)")
+    violations = protocol_violations(env)
+    if violations:
+        raise RecordRefusedError("results-affecting overrides or substitutions: "
+                            + "; ".join(violations))
+    return {**aggregate(results, env.spec_.name, method), "fingerprint": fingerprint(env)}
+
+
+def _progress(done: int, total: int, results: list[EpisodeResult]) -> None:
+    n = len(results)
+    rate = sum(r.success for r in results) / n if n else 0.0
+    fell = sum(r.fell for r in results) / n if n else 0.0
+    bar = "#" * (30 * done // total) + "-" * (30 - 30 * done // total)
+    sys.stderr.write(f"\r[{bar}] {done}/{total}  success {rate:6.1%}  fell {fell:6.1%}")
+    sys.stderr.flush()
+    if done == total:
+        sys.stderr.write("\n")
+
+
+def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any] | None = None,
+             episodes: int = EVAL_EPISODES, run_dir: str | Path | None = None,
+             progress: bool = True) -> dict[str, Any]:
+    """Run the protocol in process and return record, protocol_violations, env_config
+    and the per-episode results."""
+    env = make(task_name, **(overrides or {}))
+    if isinstance(policy, str):
+        policy = load_policy(policy, task_name)
+    seeds = eval_seeds(episodes)
+    results: list[EpisodeResult] = []
+    try:
+        for index, seed in enumerate(seeds):
+            path = summary_path(Path(run_dir), seed) if run_dir else None
+            if path is not None and path.exists():
+                results.append(read_summary(path))  # resume: finished before
+            else:
+                result = run_episode(env, policy, seed)
+                if run_dir:
+                    write_summary(Path(run_dir), result)
+                results.append(result)
+            if progress:
+                _progress(index + 1, len(seeds), results)
+        violations = protocol_violations(env)
+        record = None
+        if not violations and episodes == EVAL_EPISODES:
+            record = leaderboard_record(results, env, method)
+        if run_dir:
+            write_record(Path(run_dir), results, task_name, method)
+        return {"record": record, "protocol_violations": violations,
+                "env_config": cfg.to_dict(env.config),
+                "summary": aggregate(results, task_name, method),
+                "results": [r.to_dict() for r in results]}
+    finally:
+        env.close()

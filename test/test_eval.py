@@ -1,0 +1,133 @@
+"""The evaluation protocol: seeds, records and their refusals, resumable runs, the runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import counting_policy
+import pytest
+from groot_fakes import write_fakes
+
+from bench.env import make
+from bench.eval import (
+    RecordRefusedError,
+    eval_seeds,
+    evaluate,
+    leaderboard_record,
+)
+from bench.eval.records import read_summary
+
+SHORT = {"episode_length": 100}  # 10 control steps
+
+
+def test_eval_seeds_are_one_contiguous_block():
+    assert eval_seeds() == list(range(620000, 620100))
+    assert eval_seeds(3) == [620000, 620001, 620002]
+
+
+def test_policy_reset_is_called_between_episodes():
+    counting_policy.RESETS.clear()
+    policy = counting_policy.make("move_plate")
+    result = evaluate(policy, "move_plate", "count", SHORT, episodes=3, progress=False)
+    assert counting_policy.RESETS == [0, 10, 20]  # before each episode of 10 steps
+    assert [r["seed"] for r in result["results"]] == [620000, 620001, 620002]
+    assert result["record"] is None  # fewer than 100 episodes, and an override
+    assert "episode_length" in result["protocol_violations"]
+    assert result["env_config"]["episode_length"] == 100
+
+
+@pytest.fixture
+def official_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("BENCH_GROOT_WBC_DIR", str(write_fakes(tmp_path / "groot")))
+    env = make("flip_cup", controller={"reset_warmup_steps": 1})
+    env.official_config = env.config  # treat this short config as the official one
+    yield env
+    env.close()
+
+
+def _results(env, seeds):
+    from bench.eval.episode import run_episode
+    policy = counting_policy.make("flip_cup")
+    return [run_episode(env, policy, seed) for seed in seeds]
+
+
+def test_record_has_the_substrate_fingerprint(official_env):
+    results = _results(official_env, [620000, 620001])
+    record = leaderboard_record(results, official_env, "m")
+    fp = record["fingerprint"]
+    assert fp["wbc"]["used"] == "groot_wbc_g1"
+    assert set(fp["wbc"]["files"]) == {"GR00T-WholeBodyControl-Balance.onnx",
+                                           "GR00T-WholeBodyControl-Walk.onnx"}
+    assert fp["versions"]["mujoco"] and fp["versions"]["onnxruntime"]
+    assert "mjlab==1.6.0" in fp["assets"] and len(fp["config_hash"]) == 64
+    assert record["seeds"] == [620000, 620001]
+
+
+def test_record_refuses_a_non_contiguous_seed_set(official_env):
+    results = _results(official_env, [620000, 620002])
+    with pytest.raises(RecordRefusedError, match="not one contiguous block"):
+        leaderboard_record(results, official_env, "m")
+
+
+def test_record_refuses_a_results_affecting_override(official_env, monkeypatch):
+    results = _results(official_env, [620000])
+    official = official_env.official_config
+    from dataclasses import replace
+    official_env.official_config = replace(official, camera_shape=(64, 64))
+    with pytest.raises(RecordRefusedError, match="results-affecting overrides.*camera_shape"):
+        leaderboard_record(results, official_env, "m")
+
+
+def _runner(run_dir: Path, out: Path, episodes: int) -> list[str]:
+    return [sys.executable, "-m", "bench.eval.runner", "--task", "reach_target_single",
+            "--method", "m", "--policy", "bench.policies.builtin:wave", "--out", str(out),
+            "--episodes", str(episodes), "--run-dir", str(run_dir), "--override",
+            "episode_length=300", "--quiet"]
+
+
+def test_a_killed_run_resumes_to_the_same_record(tmp_path):
+    env = dict(os.environ)
+    whole = tmp_path / "whole"
+    subprocess.run(_runner(whole, tmp_path / "whole.json", 4), env=env, check=True,
+                   capture_output=True, timeout=600)
+
+    resumed = tmp_path / "resumed"
+    process = subprocess.Popen(_runner(resumed, tmp_path / "resumed.json", 4), env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    summaries = resumed / "summaries"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list(summaries.glob("*.json"))) < 2:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    done_before = sorted(p.name for p in summaries.glob("*.json"))
+    assert 2 <= len(done_before) < 4, done_before  # killed halfway
+    subprocess.run(_runner(resumed, tmp_path / "resumed.json", 4), env=env, check=True,
+                   capture_output=True, timeout=600)
+    for name in sorted(p.name for p in (whole / "summaries").glob("*.json")):
+        assert read_summary(resumed / "summaries" / name) == read_summary(
+            whole / "summaries" / name)
+    assert (resumed / "record.json").read_text() == (whole / "record.json").read_text()
+    a = json.loads((tmp_path / "whole.json").read_text())
+    b = json.loads((tmp_path / "resumed.json").read_text())
+    assert a["results"] == b["results"]
+
+
+def test_runner_reports_bad_input_with_a_clear_error(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.cli", "eval", "--task", "flip_mug", "--method", "m",
+         "--policy", "bench.policies.builtin:hold", "--out", str(tmp_path / "r.json")],
+        capture_output=True, text=True, check=False)
+    assert result.returncode == 2
+    assert "unknown task 'flip_mug'" in result.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.cli", "eval", "--task", "flip_cup", "--method", "m",
+         "--policy", "no_such_module:make", "--out", str(tmp_path / "r.json")],
+        capture_output=True, text=True, check=False)
+    assert result.returncode == 2 and "cannot import 'no_such_module'" in result.stderr
