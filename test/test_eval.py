@@ -80,7 +80,7 @@ def test_record_refuses_a_results_affecting_override(official_env, monkeypatch):
     official = official_env.official_config
     from dataclasses import replace
     official_env.official_config = replace(official, camera_shape=(64, 64))
-    with pytest.raises(RecordRefusedError, match="results-affecting overrides.*camera_shape"):
+    with pytest.raises(RecordRefusedError, match=r"results-affecting overrides.*camera_shape"):
         leaderboard_record(results, official_env, "m")
 
 
