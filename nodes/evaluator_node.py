@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Evaluator node: steps through the seeds. For each it calls ``/bench/reset``, follows
 ``/bench/task_status`` to the end of the episode and writes the episode's summary; at
-the end it writes ``record.json`` and exits. If a graph node disappears it reports
+the end it writes ``record.json`` and exits. Seeds whose summary already exists in the
+output directory are kept, not rerun (resume). If a graph node disappears it reports
 which, keeps the finished episodes, and exits non-zero."""
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from rclpy.task import Future
 
 from bench import msg, srv
 from bench.eval.episode import result_from
-from bench.eval.records import EpisodeResult, MetricTracker, write_summary
+from bench.eval.records import (
+    EpisodeResult,
+    MetricTracker,
+    read_summary,
+    summary_path,
+    write_metrics,
+    write_summary,
+)
 from bench.eval.run import eval_seeds, write_record, write_timing
 from bench.ros.lockstep import GRAPH_FAILURE, wall_timer
 from bench.ros.params import declare, episode_config
@@ -72,13 +80,17 @@ class EvaluatorNode(Node):
         if status.seed != self.seed:
             return
         metrics = {m.name: m.value for m in status.metrics}
-        if metrics:
-            self.tracker.update(status.control_step, metrics)
+        if status.control_step > len(self.tracker.rows):  # once per control step
+            self.tracker.update(status.control_step, metrics, status.held_steps, status.fell)
         if status.done and self.done is not None and not self.done.done():
             self.done.set_result(status)
 
     async def _run(self) -> None:
         for seed in eval_seeds(self.p["episodes"], self.p["seed_start"]):
+            finished = summary_path(self.run_dir, seed)
+            if finished.exists():  # resume: this episode finished in an earlier run
+                self.results.append(read_summary(finished))
+                continue
             self.seed, self.tracker, self.done = seed, MetricTracker(), Future()
             start = time.perf_counter()
             response = await self.client.call_async(srv.Reset.Request(seed=seed))
@@ -102,6 +114,7 @@ class EvaluatorNode(Node):
                 control_steps=status.control_step,
                 env_steps=status.control_step * self.config.demo_down_sample_rate,
                 tracker=self.tracker)
+            write_metrics(self.run_dir, seed, self.tracker.rows)
             write_summary(self.run_dir, result)
             self.results.append(result)
             self.timing[seed] = {"reset_s": reset_done - start,

@@ -131,3 +131,18 @@ def test_runner_reports_bad_input_with_a_clear_error(tmp_path):
          "--policy", "no_such_module:make", "--out", str(tmp_path / "r.json")],
         capture_output=True, text=True, check=False)
     assert result.returncode == 2 and "cannot import 'no_such_module'" in result.stderr
+
+
+def test_the_same_evaluation_through_the_graph_gives_identical_results(ros_domain, tmp_path):
+    args = ("bench.policies.builtin:wave", "reach_target_single", "m", {"episode_length": 200})
+    in_process = evaluate(*args, episodes=2, progress=False)
+    graph = evaluate(*args, episodes=2, run_dir=tmp_path / "graph", progress=False, via="graph")
+    assert graph["results"] == in_process["results"]
+    assert graph["summary"] == in_process["summary"]
+    assert graph["protocol_violations"] == in_process["protocol_violations"]
+
+
+def test_graph_mode_needs_a_policy_spec():
+    with pytest.raises(ValueError, match="module:factory string"):
+        evaluate(counting_policy.make("move_plate"), "move_plate", "m", SHORT, episodes=1,
+                 via="graph")

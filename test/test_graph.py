@@ -44,7 +44,7 @@ def _launch(args: list[str], composed: bool = False, timeout: float = 300):
 
 def _files(run_dir: Path) -> dict[str, str]:
     """Every deterministic file of a run directory (timing.json excluded)."""
-    return {str(p.relative_to(run_dir)): p.read_text() for p in sorted(run_dir.rglob("*.json"))
+    return {str(p.relative_to(run_dir)): p.read_text() for p in sorted(run_dir.rglob("*.json*"))
             if p.name != "timing.json"}
 
 
@@ -108,8 +108,10 @@ def test_graph_evaluation_writes_the_same_files_as_in_process(ros_domain, tmp_pa
                      composed=composed)
     assert result.returncode == 0, result.stderr[-3000:]
     files = _files(run_dir)
-    assert sorted(files) == ["record.json", "summaries/episode_620000.json",
+    assert sorted(files) == ["metrics/episode_620000.jsonl", "metrics/episode_620001.jsonl",
+                             "record.json", "summaries/episode_620000.json",
                              "summaries/episode_620001.json"]
+    assert len(files["metrics/episode_620000.jsonl"].splitlines()) == 30  # one per step
     assert files == _files(in_process_run)
     assert json.loads((run_dir / "timing.json").read_text()).keys() == {"620000", "620001"}
 

@@ -14,7 +14,10 @@ directory resumes from the first missing episode.
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +25,14 @@ from bench import config as cfg
 from bench.env import make
 from bench.eval.episode import run_episode
 from bench.eval.fingerprint import fingerprint
-from bench.eval.records import EpisodeResult, read_summary, summary_path, write_summary
+from bench.eval.records import (
+    EpisodeResult,
+    MetricTracker,
+    read_summary,
+    summary_path,
+    write_metrics,
+    write_summary,
+)
 from bench.eval.run import SEED_BASE, aggregate, eval_seeds, write_record
 from bench.policies import load_policy
 from bench.protocol import protocol_violations
@@ -66,24 +76,50 @@ def _progress(done: int, total: int, results: list[EpisodeResult]) -> None:
         sys.stderr.write("\n")
 
 
+def _run_graph(policy: str, task_name: str, method: str, overrides: dict[str, Any],
+               episodes: int, run_dir: Path) -> list[EpisodeResult]:
+    """The same episodes through the ROS 2 graph (``bench launch eval``)."""
+    command = [sys.executable, "-m", "bench.cli", "launch", "eval", f"task:={task_name}",
+               f"policy:={policy}", f"method:={method}", f"episodes:={episodes}",
+               f"seed_start:={SEED_BASE}", f"output_dir:={run_dir}",
+               f"overrides:={json.dumps(overrides)}"]
+    code = subprocess.call(command)
+    if code != 0:
+        raise RuntimeError(f"the graph evaluation failed (exit code {code}); the finished "
+                           f"episodes are in {run_dir}, rerun to resume")
+    return [read_summary(summary_path(run_dir, seed)) for seed in eval_seeds(episodes)]
+
+
 def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any] | None = None,
              episodes: int = EVAL_EPISODES, run_dir: str | Path | None = None,
-             progress: bool = True) -> dict[str, Any]:
-    """Run the protocol in process and return record, protocol_violations, env_config
-    and the per-episode results."""
+             progress: bool = True, via: str = "process") -> dict[str, Any]:
+    """Run the protocol and return record, protocol_violations, env_config and the
+    per-episode results. ``via="graph"`` runs the same episodes through the ROS 2 graph
+    (the policy must then be a ``module:factory`` string) with identical results."""
+    if via not in ("process", "graph"):
+        raise ValueError(f"via={via!r}: choose 'process' or 'graph'")
     env = make(task_name, **(overrides or {}))
-    if isinstance(policy, str):
-        policy = load_policy(policy, task_name)
     seeds = eval_seeds(episodes)
     results: list[EpisodeResult] = []
     try:
+        if via == "graph":
+            if not isinstance(policy, str):
+                raise ValueError("via='graph' needs the policy as a module:factory string")
+            with tempfile.TemporaryDirectory() as tmp:
+                results = _run_graph(policy, task_name, method, overrides or {}, episodes,
+                                     Path(run_dir or tmp))
+            seeds = []
+        elif isinstance(policy, str):
+            policy = load_policy(policy, task_name)
         for index, seed in enumerate(seeds):
             path = summary_path(Path(run_dir), seed) if run_dir else None
             if path is not None and path.exists():
                 results.append(read_summary(path))  # resume: finished before
             else:
-                result = run_episode(env, policy, seed)
-                if run_dir:
+                tracker = MetricTracker()
+                result = run_episode(env, policy, seed, tracker=tracker)
+                if run_dir:  # metrics first: a summary marks the episode finished
+                    write_metrics(Path(run_dir), seed, tracker.rows)
                     write_summary(Path(run_dir), result)
                 results.append(result)
             if progress:

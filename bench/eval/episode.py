@@ -22,7 +22,8 @@ def result_from(task: str, seed: int, *, task_success: bool, fell: bool, termina
 
 
 def run_episode(env: BenchEnv, policy: Any, seed: int,
-                timing: dict[str, float] | None = None) -> EpisodeResult:
+                timing: dict[str, float] | None = None,
+                tracker: MetricTracker | None = None) -> EpisodeResult:
     """Reset to ``seed``, run the policy to the end of the episode, return the result.
     ``timing``, when given, receives the wall-clock seconds of the reset and the steps."""
     if hasattr(policy, "reset"):
@@ -30,11 +31,11 @@ def run_episode(env: BenchEnv, policy: Any, seed: int,
     start = time.perf_counter()
     observation, _ = env.reset(seed=seed)
     reset_done = time.perf_counter()
-    tracker = MetricTracker()
+    tracker = tracker if tracker is not None else MetricTracker()
     done = False
     while not done:
         observation, _, terminated, truncated, info = env.step(policy(observation))
-        tracker.update(info["control_step"], info["metrics"])
+        tracker.update(info["control_step"], info["metrics"], info["held_steps"], info["fell"])
         done = terminated or truncated
     if timing is not None:
         timing.update(reset_s=reset_done - start, steps_s=time.perf_counter() - reset_done,

@@ -34,16 +34,20 @@ class EpisodeResult:
 
 
 class MetricTracker:
-    """Per-metric ``ever_true`` and ``first_true_step`` over an episode."""
+    """Per-metric ``ever_true`` and ``first_true_step`` over an episode, and one row per
+    control step for ``metrics/episode_<seed>.jsonl``."""
 
     def __init__(self) -> None:
         self.ever_true: dict[str, bool] = {}
         self.first_true_step: dict[str, int | None] = {}
         self.last: dict[str, float] = {}
+        self.rows: list[dict[str, Any]] = []
 
-    def update(self, step: int, metrics: dict[str, float]) -> None:
+    def update(self, step: int, metrics: dict[str, float], held_steps: int = 0,
+               fell: bool = False) -> None:
         """Record the metrics of one control step."""
         self.last = dict(metrics)
+        self.rows.append({"step": step, "held_steps": held_steps, "fell": fell, **metrics})
         for name, value in metrics.items():
             true = bool(value)
             self.ever_true[name] = self.ever_true.get(name, False) or true
@@ -76,6 +80,13 @@ def write_summary(run_dir: Path, result: EpisodeResult) -> Path:
     """Write one episode's summary atomically; returns its path."""
     path = summary_path(run_dir, result.seed)
     atomic_write_text(path, json.dumps(result.to_dict(), indent=2, sort_keys=True) + "\n")
+    return path
+
+
+def write_metrics(run_dir: Path, seed: int, rows: list[dict[str, Any]]) -> Path:
+    """Write ``metrics/episode_<seed>.jsonl``, one JSON line per control step."""
+    path = Path(run_dir) / "metrics" / f"episode_{seed}.jsonl"
+    atomic_write_text(path, "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows))
     return path
 
 

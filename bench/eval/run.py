@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.eval.episode import run_episode
-from bench.eval.records import EpisodeResult, atomic_write_text, write_summary
+from bench.eval.records import (
+    EpisodeResult,
+    MetricTracker,
+    atomic_write_text,
+    write_metrics,
+    write_summary,
+)
 
 SEED_BASE = 620000
 
@@ -62,7 +68,9 @@ def run_in_process(env: Any, policy: Any, seeds: list[int], run_dir: Path,
     timing: dict[int, dict[str, float]] = {}
     for seed in seeds:
         timing[seed] = {}
-        result = run_episode(env, policy, seed, timing[seed])
+        tracker = MetricTracker()
+        result = run_episode(env, policy, seed, timing[seed], tracker)
+        write_metrics(run_dir, seed, tracker.rows)
         write_summary(run_dir, result)
         results.append(result)
     write_record(run_dir, results, env.spec_.name, method)

@@ -26,6 +26,8 @@ def build_parser(prog: str = "python -m bench.eval.runner") -> argparse.Argument
     parser.add_argument("--override", action="append", default=[], metavar="FIELD=JSON",
                         help="config override, e.g. --override frame_stack=2")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--via", choices=("process", "graph"), default="process",
+                        help="run in this process, or through the ROS 2 graph")
     return parser
 
 
@@ -41,8 +43,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bench.eval.ru
         overrides[name] = json.loads(value)
     try:
         result = evaluate(args.policy, args.task, args.method, overrides, args.episodes,
-                          args.run_dir, progress=not args.quiet)
-    except (ValueError, RecordRefusedError) as error:
+                          args.run_dir, progress=not args.quiet, via=args.via)
+    except (ValueError, RuntimeError, RecordRefusedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     atomic_write_text(args.out, json.dumps(result, indent=2) + "\n")
