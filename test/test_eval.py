@@ -146,3 +146,33 @@ def test_graph_mode_needs_a_policy_spec():
     with pytest.raises(ValueError, match="module:factory string"):
         evaluate(counting_policy.make("move_plate"), "move_plate", "m", SHORT, episodes=1,
                  via="graph")
+
+
+def test_headline_is_the_mean_of_the_last_five_checkpoints_with_its_standard_error():
+    from bench.eval.checkpoints import headline, peak_final_selection
+    rates = {5000: 0.1, 10000: 0.5, 15000: 0.2, 20000: 0.3, 25000: 0.4, 30000: 0.6, 35000: 0.5}
+    head = headline(rates)
+    assert head["checkpoints"] == [15000, 20000, 25000, 30000, 35000]
+    assert head["mean"] == pytest.approx(0.4)
+    assert head["stderr"] == pytest.approx((0.025 / 5) ** 0.5)  # sample variance 0.025
+    selection = peak_final_selection(rates)
+    assert selection["final"] == {"checkpoint": 35000, "success_rate": 0.5}
+    assert selection["peak"]["checkpoint"] == 30000
+    assert peak_final_selection({1: 0.5, 2: 0.5})["peak"]["checkpoint"] == 1  # earliest tie
+    with pytest.raises(ValueError, match="no checkpoints"):
+        headline({})
+
+
+def test_checkpoints_mode_reports_the_headline(tmp_path):
+    out = tmp_path / "ckpt.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.cli", "eval", "--task", "reach_target_single",
+         "--method", "m", "--episodes", "1", "--override", "episode_length=50", "--quiet",
+         "--checkpoint", "5000=bench.policies.builtin:hold",
+         "--checkpoint", "10000=bench.policies.builtin:wave", "--out", str(out)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["headline"]["checkpoints"] == [5000, 10000]
+    assert set(report["checkpoints"]) == {"5000", "10000"}
+    assert report["appendix"]["final"]["checkpoint"] == 10000

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.eval import EVAL_EPISODES, RecordRefusedError, evaluate
+from bench.eval.checkpoints import headline, peak_final_selection
 from bench.eval.records import atomic_write_text
 
 
@@ -18,7 +19,10 @@ def build_parser(prog: str = "python -m bench.eval.runner") -> argparse.Argument
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("--task", required=True)
     parser.add_argument("--method", required=True)
-    parser.add_argument("--policy", required=True, help="module:factory")
+    parser.add_argument("--policy", help="module:factory (or use --checkpoint)")
+    parser.add_argument("--checkpoint", action="append", default=[], metavar="STEP=SPEC",
+                        help="checkpoints mode: evaluate each module:factory at its training "
+                             "step, report the headline (mean of the last 5 +- s.e.)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the result JSON")
     parser.add_argument("--episodes", type=int, default=EVAL_EPISODES)
     parser.add_argument("--run-dir", type=Path, default=None,
@@ -31,6 +35,30 @@ def build_parser(prog: str = "python -m bench.eval.runner") -> argparse.Argument
     return parser
 
 
+def _checkpoints(args: argparse.Namespace, overrides: dict) -> int:
+    """Evaluate every checkpoint and write the headline, peak and final."""
+    specs = {}
+    for item in args.checkpoint:
+        step, sep, spec = item.partition("=")
+        if not sep or not step.isdigit():
+            raise ValueError(f"--checkpoint {item!r} is not STEP=module:factory")
+        specs[int(step)] = spec
+    results = {}
+    for step, spec in sorted(specs.items()):
+        run_dir = args.run_dir / f"checkpoint_{step}" if args.run_dir else None
+        results[step] = evaluate(spec, args.task, args.method, overrides, args.episodes,
+                                 run_dir, progress=not args.quiet, via=args.via)
+    rates = {step: r["summary"]["success_rate"] for step, r in results.items()}
+    report = {"task": args.task, "method": args.method, "headline": headline(rates),
+              "appendix": peak_final_selection(rates),
+              "checkpoints": {str(step): r for step, r in results.items()}}
+    atomic_write_text(args.out, json.dumps(report, indent=2) + "\n")
+    head = report["headline"]
+    print(f"{args.task}: headline success {head['mean']:.1%} +- {head['stderr']:.1%} over "
+          f"checkpoints {head['checkpoints']}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bench.eval.runner") -> int:
     """Run an evaluation and write its result; exit 0, or 2 on bad input."""
     args = build_parser(prog).parse_args(argv)
@@ -41,7 +69,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bench.eval.ru
             print(f"error: --override {item!r} is not FIELD=JSON", file=sys.stderr)
             return 2
         overrides[name] = json.loads(value)
+    if bool(args.policy) == bool(args.checkpoint):
+        print("error: give --policy, or one --checkpoint STEP=module:factory per checkpoint",
+              file=sys.stderr)
+        return 2
     try:
+        if args.checkpoint:
+            return _checkpoints(args, overrides)
         result = evaluate(args.policy, args.task, args.method, overrides, args.episodes,
                           args.run_dir, progress=not args.quiet, via=args.via)
     except (ValueError, RuntimeError, RecordRefusedError) as error:
