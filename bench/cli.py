@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bench import assets, info, selftest
 from bench.robot import meshes
@@ -37,6 +38,18 @@ def _tasks(args: argparse.Namespace) -> int:
 def _info(args: argparse.Namespace) -> int:
     report = info.collect()
     print(json.dumps(report, indent=2) if args.json else info.format_text(report))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from bench.eval.report import write_report
+
+    try:
+        path = write_report(args.run_dir, args.out)
+    except FileNotFoundError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {path}")
     return 0
 
 
@@ -72,6 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(handler=_info)
 
     sub.add_parser("eval", help="run the evaluation protocol in process (bench eval --help)")
+
+    report = sub.add_parser("report", help="HTML page and PNG plots of one or more runs")
+    report.add_argument("run_dir", type=Path)
+    report.add_argument("--out", type=Path, default=None, help="default: RUN_DIR/report")
+    report.set_defaults(handler=_report)
 
     start = sub.add_parser("launch", help="start the ROS 2 graph without a ROS 2 distribution")
     start.add_argument("graph", help="graph to start: eval")

@@ -176,3 +176,24 @@ def test_checkpoints_mode_reports_the_headline(tmp_path):
     assert report["headline"]["checkpoints"] == [5000, 10000]
     assert set(report["checkpoints"]) == {"5000", "10000"}
     assert report["appendix"]["final"]["checkpoint"] == 10000
+
+
+def test_report_writes_a_page_and_the_plots(tmp_path):
+    from bench.eval.records import EpisodeResult, write_summary
+    from bench.eval.report import write_report
+
+    for i, (term, fell) in enumerate([("success", False), ("timeout", False), ("fell", True),
+                                      ("success", False)]):
+        write_summary(tmp_path / "run_a", EpisodeResult(
+            task="flip_cup", seed=620000 + i, success=term == "success", task_success=
+            term == "success", fell=fell, termination=term, reason="", control_steps=10 * i,
+            env_steps=100 * i))
+    page = write_report(tmp_path)
+    text = page.read_text()
+    assert "flip_cup" in text and "50.0% &plusmn; 25.0%" in text  # 2 of 4, s.e. 0.25
+    assert "fell 1, success 2, timeout 1" in text
+    for png in ("success_and_falls.png", "terminations.png", "episode_lengths.png"):
+        data = (page.parent / png).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    with pytest.raises(FileNotFoundError, match="no episode summaries"):
+        write_report(tmp_path / "empty")
