@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
@@ -72,14 +73,16 @@ def write_report(root: Path, out: Path | None = None) -> Path:
         bottom = [b + s for b, s in zip(bottom, shares, strict=True)]
     ax.set_ylim(0, 1)
     ax.set_title("termination breakdown")
-    ax.legend(ncol=len(TERMINATIONS), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.tick_params(axis="x", rotation=30)
     fig.savefig(out / "terminations.png", dpi=110)
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(10, 3.8), constrained_layout=True)
-    for task in tasks:
-        ax.hist([r.env_steps for r in runs[task]], bins=20, alpha=0.6, label=task)
+    lengths = [r.env_steps for task in tasks for r in runs[task]]
+    low, high = min(lengths), max(lengths)
+    edges = np.linspace(low - 50, high + 50, 21)  # shared bins, wide enough for one value
+    ax.hist([[r.env_steps for r in runs[t]] for t in tasks], bins=edges, label=tasks)
     ax.set_xlabel("episode length (env steps)")
     ax.set_ylabel("episodes")
     ax.set_title("episode length")
