@@ -197,3 +197,20 @@ def test_report_writes_a_page_and_the_plots(tmp_path):
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
     with pytest.raises(FileNotFoundError, match="no episode summaries"):
         write_report(tmp_path / "empty")
+
+
+def test_videos_hold_one_frame_per_control_step(tmp_path):
+    import imageio_ffmpeg
+
+    result = evaluate("bench.policies.builtin:wave", "reach_target_single", "m",
+                      {"episode_length": 200}, episodes=1, run_dir=tmp_path, progress=False,
+                      videos=True)
+    steps = result["results"][0]["control_steps"]
+    folder = tmp_path / "videos" / "episode_620000"
+    for name in ("head.mp4", "external.mp4"):
+        frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(folder / name))
+        assert frames == steps + 1  # the initial observation and one per step
+        assert seconds == pytest.approx((steps + 1) / 50, abs=0.05)
+    assert "render_mode" not in result["protocol_violations"]  # an official override
+    with pytest.raises(ValueError, match="videos need a run_dir"):
+        evaluate("bench.policies.builtin:hold", "flip_cup", "m", episodes=1, videos=True)

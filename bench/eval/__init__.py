@@ -34,6 +34,7 @@ from bench.eval.records import (
     write_summary,
 )
 from bench.eval.run import SEED_BASE, aggregate, eval_seeds, write_record
+from bench.eval.video import EpisodeVideo
 from bench.policies import load_policy
 from bench.protocol import protocol_violations
 
@@ -92,13 +93,19 @@ def _run_graph(policy: str, task_name: str, method: str, overrides: dict[str, An
 
 def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any] | None = None,
              episodes: int = EVAL_EPISODES, run_dir: str | Path | None = None,
-             progress: bool = True, via: str = "process") -> dict[str, Any]:
+             progress: bool = True, via: str = "process",
+             videos: bool = False) -> dict[str, Any]:
     """Run the protocol and return record, protocol_violations, env_config and the
     per-episode results. ``via="graph"`` runs the same episodes through the ROS 2 graph
-    (the policy must then be a ``module:factory`` string) with identical results."""
+    (the policy must then be a ``module:factory`` string) with identical results.
+    ``videos`` writes each episode's head-camera and external mp4 into the run directory
+    (it sets render_mode, an official override that changes no result)."""
     if via not in ("process", "graph"):
         raise ValueError(f"via={via!r}: choose 'process' or 'graph'")
-    env = make(task_name, **(overrides or {}))
+    if videos and (run_dir is None or via == "graph"):
+        raise ValueError("videos need a run_dir and run in process (via='process')")
+    overrides = {**(overrides or {}), **({"render_mode": "rgb_array"} if videos else {})}
+    env = make(task_name, **overrides)
     seeds = eval_seeds(episodes)
     results: list[EpisodeResult] = []
     try:
@@ -106,7 +113,7 @@ def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any]
             if not isinstance(policy, str):
                 raise ValueError("via='graph' needs the policy as a module:factory string")
             with tempfile.TemporaryDirectory() as tmp:
-                results = _run_graph(policy, task_name, method, overrides or {}, episodes,
+                results = _run_graph(policy, task_name, method, overrides, episodes,
                                      Path(run_dir or tmp))
             seeds = []
         elif isinstance(policy, str):
@@ -117,7 +124,8 @@ def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any]
                 results.append(read_summary(path))  # resume: finished before
             else:
                 tracker = MetricTracker()
-                result = run_episode(env, policy, seed, tracker=tracker)
+                video = EpisodeVideo(Path(run_dir), seed) if videos and run_dir else None
+                result = run_episode(env, policy, seed, tracker=tracker, video=video)
                 if run_dir:  # metrics first: a summary marks the episode finished
                     write_metrics(Path(run_dir), seed, tracker.rows)
                     write_summary(Path(run_dir), result)

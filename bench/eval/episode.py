@@ -23,9 +23,10 @@ def result_from(task: str, seed: int, *, task_success: bool, fell: bool, termina
 
 def run_episode(env: BenchEnv, policy: Any, seed: int,
                 timing: dict[str, float] | None = None,
-                tracker: MetricTracker | None = None) -> EpisodeResult:
+                tracker: MetricTracker | None = None, video: Any = None) -> EpisodeResult:
     """Reset to ``seed``, run the policy to the end of the episode, return the result.
-    ``timing``, when given, receives the wall-clock seconds of the reset and the steps."""
+    ``timing``, when given, receives the wall-clock seconds of the reset and the steps;
+    ``video`` (an EpisodeVideo) receives every observation."""
     if hasattr(policy, "reset"):
         policy.reset()
     start = time.perf_counter()
@@ -34,9 +35,14 @@ def run_episode(env: BenchEnv, policy: Any, seed: int,
     tracker = tracker if tracker is not None else MetricTracker()
     done = False
     while not done:
+        if video is not None:
+            video.add(env, observation)
         observation, _, terminated, truncated, info = env.step(policy(observation))
         tracker.update(info["control_step"], info["metrics"], info["held_steps"], info["fell"])
         done = terminated or truncated
+    if video is not None:
+        video.add(env, observation)
+        video.close()
     if timing is not None:
         timing.update(reset_s=reset_done - start, steps_s=time.perf_counter() - reset_done,
                       control_steps=env.control_step)

@@ -82,7 +82,7 @@ def write_report(root: Path, out: Path | None = None) -> Path:
     lengths = [r.env_steps for task in tasks for r in runs[task]]
     low, high = min(lengths), max(lengths)
     edges = np.linspace(low - 50, high + 50, 21)  # shared bins, wide enough for one value
-    ax.hist([[r.env_steps for r in runs[t]] for t in tasks], bins=edges, label=tasks)
+    ax.hist([[r.env_steps for r in runs[t]] for t in tasks], bins=edges.tolist(), label=tasks)
     ax.set_xlabel("episode length (env steps)")
     ax.set_ylabel("episodes")
     ax.set_title("episode length")

@@ -32,6 +32,8 @@ def build_parser(prog: str = "python -m bench.eval.runner") -> argparse.Argument
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--via", choices=("process", "graph"), default="process",
                         help="run in this process, or through the ROS 2 graph")
+    parser.add_argument("--videos", action="store_true",
+                        help="write head-camera and external mp4 per episode (needs --run-dir)")
     return parser
 
 
@@ -77,7 +79,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bench.eval.ru
         if args.checkpoint:
             return _checkpoints(args, overrides)
         result = evaluate(args.policy, args.task, args.method, overrides, args.episodes,
-                          args.run_dir, progress=not args.quiet, via=args.via)
+                          args.run_dir, progress=not args.quiet, via=args.via,
+                          videos=args.videos)
     except (ValueError, RuntimeError, RecordRefusedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
