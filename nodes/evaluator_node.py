@@ -26,6 +26,7 @@ from bench.eval.records import (
 )
 from bench.eval.run import eval_seeds, write_record, write_timing
 from bench.ros.lockstep import GRAPH_FAILURE, wall_timer
+from bench.ros.mcap_recorder import EpisodeRecorder
 from bench.ros.params import declare, episode_config
 from bench.ros.spin import run_nodes
 
@@ -39,7 +40,8 @@ class EvaluatorNode(Node):
         super().__init__(node_name, **kwargs)
         p = declare(self, task="flip_cup", method="bench-graph", episodes=3, seed_start=620000,
                     output_dir="runs/latest", wbc_backend="", overrides="{}",
-                    watch_nodes="sim,wbc,task_monitor,policy", reset_timeout=120.0)
+                    watch_nodes="sim,wbc,task_monitor,policy", reset_timeout=120.0,
+                    record=False)
         self.p = p
         self.config = episode_config(p["task"], p["wbc_backend"], p["overrides"])
         self.run_dir = Path(p["output_dir"])
@@ -52,6 +54,8 @@ class EvaluatorNode(Node):
         self.client = self.create_client(srv.Reset, "/bench/reset", callback_group=group)
         self.status_sub = self.create_subscription(msg.TaskStatus, "/bench/task_status",
                                                    self._status, 100, callback_group=group)
+        self.recorder = (EpisodeRecorder(self, self.run_dir / "mcap", group)
+                         if p["record"] else None)
         self.done: Future | None = None
         self.seed: int | None = None
         self.tracker = MetricTracker()
@@ -92,6 +96,8 @@ class EvaluatorNode(Node):
                 self.results.append(read_summary(finished))
                 continue
             self.seed, self.tracker, self.done = seed, MetricTracker(), Future()
+            if self.recorder is not None:
+                self.recorder.start(seed)
             start = time.perf_counter()
             response = await self.client.call_async(srv.Reset.Request(seed=seed))
             reset_done = time.perf_counter()
@@ -102,6 +108,8 @@ class EvaluatorNode(Node):
                 self._finish(NODE_DIED if response.message.startswith(GRAPH_FAILURE) else 1)
                 return
             status = await self.done
+            if self.recorder is not None:
+                self.recorder.stop()
             if self.exit_code is not None:
                 return
             if status.reason.startswith(GRAPH_FAILURE):

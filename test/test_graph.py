@@ -205,3 +205,26 @@ def test_a_killed_node_is_reported_and_finished_episodes_are_kept(ros_domain, tm
     assert kept and kept[0] == "episode_620000.json"
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["episodes"] == len(kept) < 5
+
+
+def test_mcap_recording_lists_the_topics_and_decodes(ros_domain, tmp_path):
+    from mcap.reader import make_reader
+    from mcap_ros2.decoder import DecoderFactory
+
+    result = _launch(["task:=flip_cup", "episodes:=1", f"overrides:={SHORT}",
+                      f"output_dir:={tmp_path}", "record:=true"], composed=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    path = tmp_path / "mcap" / "episode_620000.mcap"
+    with path.open("rb") as stream:
+        reader = make_reader(stream, decoder_factories=[DecoderFactory()])
+        summary = reader.get_summary()
+        topics = {channel.topic for channel in summary.channels.values()}
+        assert topics == {"/bench/observation", "/bench/action", "/bench/wbc/request",
+                          "/bench/wbc/targets", "/bench/world_state", "/bench/task_status",
+                          "/clock"}
+        counts = {summary.channels[k].topic: v
+                  for k, v in summary.statistics.channel_message_counts.items()}
+        assert counts["/bench/world_state"] == 30 and counts["/bench/action"] >= 30
+        steps = [decoded.control_step for _, channel, _, decoded in
+                 reader.iter_decoded_messages(topics=["/bench/task_status"])]
+    assert steps[-1] == 30
