@@ -8,6 +8,7 @@ source "$(dirname "$0")/bootstrap.sh"
 cd "$REPO"
 export ROS_DOMAIN_ID=${ROS_DOMAIN_ID:-42}
 out=runs/main
+rm -rf "$out"  # a fresh evaluation each time (the evaluator would resume an old one)
 "$VENV/bin/bench" launch eval task:=flip_cup episodes:=3 output_dir:="$out" "$@"
 echo "record: $out/record.json" >&2
 cat "$out/record.json"
