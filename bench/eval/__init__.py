@@ -23,18 +23,9 @@ from typing import Any
 
 from bench import config as cfg
 from bench.env import make
-from bench.eval.episode import run_episode
 from bench.eval.fingerprint import fingerprint
-from bench.eval.records import (
-    EpisodeResult,
-    MetricTracker,
-    read_summary,
-    summary_path,
-    write_metrics,
-    write_summary,
-)
-from bench.eval.run import SEED_BASE, aggregate, eval_seeds, write_record
-from bench.eval.video import EpisodeVideo
+from bench.eval.records import EpisodeResult, read_summary, summary_path
+from bench.eval.run import SEED_BASE, aggregate, eval_seeds, run_seeds, write_record
 from bench.policies import load_policy
 from bench.protocol import protocol_violations
 
@@ -106,8 +97,6 @@ def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any]
         raise ValueError("videos need a run_dir and run in process (via='process')")
     overrides = {**(overrides or {}), **({"render_mode": "rgb_array"} if videos else {})}
     env = make(task_name, **overrides)
-    seeds = eval_seeds(episodes)
-    results: list[EpisodeResult] = []
     try:
         if via == "graph":
             if not isinstance(policy, str):
@@ -115,23 +104,12 @@ def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any]
             with tempfile.TemporaryDirectory() as tmp:
                 results = _run_graph(policy, task_name, method, overrides, episodes,
                                      Path(run_dir or tmp))
-            seeds = []
-        elif isinstance(policy, str):
-            policy = load_policy(policy, task_name)
-        for index, seed in enumerate(seeds):
-            path = summary_path(Path(run_dir), seed) if run_dir else None
-            if path is not None and path.exists():
-                results.append(read_summary(path))  # resume: finished before
-            else:
-                tracker = MetricTracker()
-                video = EpisodeVideo(Path(run_dir), seed) if videos and run_dir else None
-                result = run_episode(env, policy, seed, tracker=tracker, video=video)
-                if run_dir:  # metrics first: a summary marks the episode finished
-                    write_metrics(Path(run_dir), seed, tracker.rows)
-                    write_summary(Path(run_dir), result)
-                results.append(result)
-            if progress:
-                _progress(index + 1, len(seeds), results)
+        else:
+            if isinstance(policy, str):
+                policy = load_policy(policy, task_name)
+            results = run_seeds(
+                env, policy, eval_seeds(episodes), Path(run_dir) if run_dir else None, videos,
+                (lambda done: _progress(len(done), episodes, done)) if progress else None)
         violations = protocol_violations(env)
         record = None
         if not violations and episodes == EVAL_EPISODES:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,12 @@ from bench.eval.records import (
     EpisodeResult,
     MetricTracker,
     atomic_write_text,
+    read_summary,
+    summary_path,
     write_metrics,
     write_summary,
 )
+from bench.eval.video import EpisodeVideo
 
 SEED_BASE = 620000
 
@@ -61,18 +64,39 @@ def write_timing(run_dir: Path, timing: dict[int, dict[str, float]]) -> Path:
     return path
 
 
-def run_in_process(env: Any, policy: Any, seeds: list[int], run_dir: Path,
-                   method: str) -> list[EpisodeResult]:
-    """Run the seeds in order, writing each summary as it finishes, then the record."""
+def run_seeds(env: Any, policy: Any, seeds: list[int], run_dir: Path | None = None,
+              videos: bool = False,
+              on_episode: Callable[[list[EpisodeResult]], None] | None = None
+              ) -> list[EpisodeResult]:
+    """Run the seeds in order in this process. With a run directory, each episode's
+    metrics and then its summary are written as it finishes (the summary marks it
+    finished), seeds whose summary exists are read back instead of rerun (resume),
+    ``videos`` adds its mp4s, and ``timing.json`` gets the wall-clock times.
+    ``on_episode`` sees the results so far after every seed."""
     results: list[EpisodeResult] = []
     timing: dict[int, dict[str, float]] = {}
     for seed in seeds:
-        timing[seed] = {}
-        tracker = MetricTracker()
-        result = run_episode(env, policy, seed, timing[seed], tracker)
-        write_metrics(run_dir, seed, tracker.rows)
-        write_summary(run_dir, result)
-        results.append(result)
+        finished = summary_path(run_dir, seed) if run_dir else None
+        if finished is not None and finished.exists():
+            results.append(read_summary(finished))
+        else:
+            timing[seed], tracker = {}, MetricTracker()
+            video = EpisodeVideo(run_dir, seed) if videos and run_dir else None
+            result = run_episode(env, policy, seed, timing[seed], tracker, video)
+            if run_dir:
+                write_metrics(run_dir, seed, tracker.rows)
+                write_summary(run_dir, result)
+            results.append(result)
+        if on_episode is not None:
+            on_episode(results)
+    if run_dir and timing:
+        write_timing(run_dir, timing)
+    return results
+
+
+def run_in_process(env: Any, policy: Any, seeds: list[int], run_dir: Path,
+                   method: str) -> list[EpisodeResult]:
+    """Run the seeds in order, writing each summary as it finishes, then the record."""
+    results = run_seeds(env, policy, seeds, Path(run_dir))
     write_record(run_dir, results, env.spec_.name, method)
-    write_timing(run_dir, timing)
     return results
