@@ -31,17 +31,15 @@ class WbcNode(Node):
 
     def _answer(self, request: msg.WbcRequest) -> None:
         key = (request.seed, request.control_step)
-        cached = self.cache.get(key)
-        if cached is not None:
-            self.pub.publish(cached)
-            return
+        self.pub.publish(self.cache.answer(key, lambda: self._targets(request)))
+
+    def _targets(self, request: msg.WbcRequest) -> msg.JointTargets:
         state, command, arms = convert.request_parts(request)
         controller = self.backend.controller
         if request.reset:
             controller.reset(state)
         targets = controller.command(state, command, arms)
-        self.pub.publish(self.cache.put(key, convert.targets_msg(targets, request.seed,
-                                                                 request.control_step)))
+        return convert.targets_msg(targets, request.seed, request.control_step)
 
 
 NODE = WbcNode  # the class that `bench launch --composed` instantiates

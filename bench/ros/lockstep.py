@@ -83,13 +83,11 @@ class AnswerCache:
 
     def __init__(self) -> None:
         self.key: tuple[Any, ...] | None = None
-        self.answer: Any = None
+        self.value: Any = None
 
-    def get(self, key: tuple[Any, ...]) -> Any:
-        """The cached answer for ``key``, or None."""
-        return self.answer if key == self.key else None
-
-    def put(self, key: tuple[Any, ...], answer: Any) -> Any:
-        """Remember ``answer`` for ``key`` and return it."""
-        self.key, self.answer = key, answer
-        return answer
+    def answer(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """The answer for ``key``: the cached one for a repeated request, else
+        ``compute()``, remembered."""
+        if key != self.key:
+            self.key, self.value = key, compute()
+        return self.value
