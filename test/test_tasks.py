@@ -15,13 +15,13 @@ from bench.env import make
 from bench.monitor import TaskMonitor, Termination
 from bench.robot import assembly
 from bench.sim.world import G1World
-from bench.tasks import SCENES, make_task
+from bench.tasks import make_task
 from bench.tasks import reaching as rt
 from bench.tasks import tabletop as tt
 from bench.tasks.base import Scene
 from bench.tasks.props import TABLE_TOP, rack_slot_offsets
 
-TASKS = sorted(SCENES)
+TASKS = sorted(cls.name for module in (rt, tt) for cls in module.TASK_CLASSES)
 SEEDS = range(620000, 620030)
 
 
