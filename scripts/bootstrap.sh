@@ -66,11 +66,14 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -m venv "$VENV"
 fi
 
-lock_hash=$(sha256sum "$REPO/requirements/lock.txt" | cut -d' ' -f1)
+lock_hash=$(cat "$REPO/requirements/lock.txt" "$REPO/requirements/nodeps.txt" | sha256sum \
+  | cut -d' ' -f1)
 if ! stamp_matches lock "$lock_hash"; then
-  log "installing pinned packages (requirements/lock.txt)"
+  log "installing pinned packages (requirements/lock.txt, then nodeps.txt without dependencies)"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     -r "$REPO/requirements/lock.txt"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+    -r "$REPO/requirements/nodeps.txt"
   echo "$lock_hash" > "$VENV/.bench-lock"
 fi
 

@@ -1,0 +1,122 @@
+"""LowCmd_ assembly and LowState_ reading for the 29-DoF G1, and Dex1-1 gripper messages.
+
+Protocol (unitree_sdk2's G1 low-level examples): ``mode_machine`` is copied from the
+robot's LowState_ (5 on the 29-DoF G1), every used motor gets mode 1 (enabled) with a
+position target, zero velocity and feed-forward torque, and its kp/kd; the CRC goes
+last. Motor slots 29-34 stay disabled (mode 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bench.hardware.crc import LOWCMD_DTYPE, crc32_words, lowstate_crc
+from bench.hardware.unitree_idl import (
+    GoMotorCmd,
+    GoMotorCmds,
+    GoMotorState,
+    GoMotorStates,
+    HgLowCmd,
+    HgLowState,
+    HgMotorCmd,
+)
+from bench.robot import constants as c
+
+MOTOR_ENABLED = 1  # unitree_hg motor mode: enabled (PD + feed-forward)
+G1_29DOF_MODE_MACHINE = 5  # what the 29-DoF G1 reports in LowState_.mode_machine
+# Damping: no stiffness, viscous damping only, as unitree_rl_gym's deploy code
+# (create_damping_cmd) commands it; the robot sinks slowly instead of dropping.
+DAMPING_KD = 8.0  # N m s/rad, every body motor
+
+# Dex1-1: one M4010 motor per gripper; xr_teleoperate maps closed..open to 0..5.4 rad
+# and drives it with kp 5, kd 0.05. The graph's gripper command is 0 = open .. 1 = closed.
+DEX1_OPEN_Q = 5.4  # rad, motor position with the jaws fully open
+DEX1_KP = 5.0  # N m/rad
+DEX1_KD = 0.05  # N m s/rad
+
+
+def lowcmd(mode_machine: int, q: np.ndarray, kp: np.ndarray, kd: np.ndarray) -> HgLowCmd:
+    """A LowCmd_ with position targets and gains for the 29 body motors, CRC set.
+    ``q``, ``kp``, ``kd`` are in Unitree motor order (rad, N m/rad, N m s/rad)."""
+    record = np.zeros((), LOWCMD_DTYPE)
+    record["mode_machine"] = mode_machine
+    motors = record["motor_cmd"]
+    n = c.NUM_JOINTS
+    motors["mode"][:n] = MOTOR_ENABLED
+    motors["q"][:n], motors["kp"][:n], motors["kd"][:n] = q, kp, kd
+    record["crc"] = crc32_words(record.tobytes())
+    # Values go into the message as the float32 numbers the CRC was computed on.
+    return HgLowCmd(
+        mode_pr=0, mode_machine=int(mode_machine),
+        motor_cmd=[HgMotorCmd(mode=int(m["mode"]), q=float(m["q"]), kp=float(m["kp"]),
+                              kd=float(m["kd"])) for m in motors],
+        reserve=[0, 0, 0, 0], crc=int(record["crc"]))
+
+
+def damping_lowcmd(mode_machine: int) -> HgLowCmd:
+    """The damping command: every body motor enabled with kp 0 and kd DAMPING_KD."""
+    zeros = np.zeros(c.NUM_JOINTS)
+    return lowcmd(mode_machine, zeros, zeros, np.full(c.NUM_JOINTS, DAMPING_KD))
+
+
+def is_damping(cmd: HgLowCmd) -> bool:
+    """True when a LowCmd_ commands no stiffness on any body motor (damping or limp)."""
+    return all(m.kp == 0.0 for m in cmd.motor_cmd[:c.NUM_JOINTS])
+
+
+def command_arrays(cmd: HgLowCmd) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(q, kp, kd) of the 29 body motors of a LowCmd_; a disabled motor (mode 0) has
+    zero gains."""
+    motors = cmd.motor_cmd[:c.NUM_JOINTS]
+    enabled = np.array([m.mode == MOTOR_ENABLED for m in motors])
+    q = np.array([m.q for m in motors])
+    kp = np.array([m.kp for m in motors]) * enabled
+    kd = np.array([m.kd for m in motors]) * enabled
+    return q, kp, kd
+
+
+@dataclass
+class BodyState:
+    """What a LowState_ says about the body, in Unitree motor order."""
+
+    q: np.ndarray  # (29,) rad
+    dq: np.ndarray  # (29,) rad/s
+    quat: np.ndarray  # (4,) pelvis IMU orientation, w x y z
+    gyro: np.ndarray  # (3,) rad/s, body frame
+    accel: np.ndarray  # (3,) m/s^2, body frame
+    tick: int  # ms, the robot's clock
+    mode_machine: int
+
+
+def read_lowstate(state: HgLowState) -> BodyState:
+    """The body's joint and IMU state from a LowState_."""
+    motors = state.motor_state[:c.NUM_JOINTS]
+    imu = state.imu_state
+    return BodyState(q=np.array([m.q for m in motors]), dq=np.array([m.dq for m in motors]),
+                     quat=np.array(imu.quaternion, float), gyro=np.array(imu.gyroscope, float),
+                     accel=np.array(imu.accelerometer, float), tick=int(state.tick),
+                     mode_machine=int(state.mode_machine))
+
+
+def lowstate_valid(state: HgLowState) -> bool:
+    """True when a LowState_ carries the CRC of its contents."""
+    return lowstate_crc(state) == state.crc
+
+
+def gripper_cmd(closure: float) -> GoMotorCmds:
+    """A Dex1-1 command for closure 0 (open) .. 1 (closed), clamped to that range."""
+    q = (1.0 - float(np.clip(closure, 0.0, 1.0))) * DEX1_OPEN_Q
+    return GoMotorCmds(cmds=[GoMotorCmd(mode=MOTOR_ENABLED, q=q, kp=DEX1_KP, kd=DEX1_KD)])
+
+
+def gripper_closure(states: GoMotorStates) -> float:
+    """Closure 0 (open) .. 1 (closed) from a Dex1-1 state."""
+    return float(np.clip(1.0 - states.states[0].q / DEX1_OPEN_Q, 0.0, 1.0))
+
+
+def gripper_state(closure: float) -> GoMotorStates:
+    """A Dex1-1 state message for closure 0 (open) .. 1 (closed)."""
+    return GoMotorStates(states=[GoMotorState(mode=MOTOR_ENABLED,
+                                              q=(1.0 - closure) * DEX1_OPEN_Q)])

@@ -1,0 +1,143 @@
+"""Safety for commanding a real G1: target clamp and rate limit, heartbeat watchdogs,
+and the arming state machine. Pure logic on plain numbers; times are seconds on one
+monotonic clock chosen by the caller.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bench.robot import constants as c
+
+# Position targets may move at most this fast (rad/s). Far above what the lower-body
+# controllers ask while walking (a few rad/s), so it only bites on jumps, e.g. the
+# first targets after arming, which then take 0.1 s per rad instead of one tick.
+MAX_TARGET_SPEED = 10.0
+
+
+@dataclass
+class GuardResult:
+    """Safe targets for one tick, and what the guard changed."""
+
+    q: np.ndarray  # (29,) rad
+    clamped: list[str] = field(default_factory=list)  # joints whose target left its limits
+    rejected: list[str] = field(default_factory=list)  # joints with a non-finite target
+
+
+class TargetGuard:
+    """Clamps position targets to the joint limits and limits their change per tick.
+
+    ``start(q)`` sets the rate limiter's origin, the measured positions at arming, so
+    the first armed targets are approached at MAX_TARGET_SPEED rather than jumped to.
+    A non-finite target is rejected: the joint keeps its previous target.
+    """
+
+    def __init__(self, dt: float, max_speed: float = MAX_TARGET_SPEED,
+                 limits: np.ndarray = c.JOINT_LIMITS):
+        if dt <= 0 or max_speed <= 0:
+            raise ValueError(f"dt ({dt}) and max_speed ({max_speed}) must be positive")
+        self.max_step = max_speed * dt  # rad per tick
+        self.low, self.high = limits[:, 0], limits[:, 1]
+        self.last: np.ndarray | None = None
+
+    def start(self, q_measured: np.ndarray) -> None:
+        """Begin from the measured joint positions (clamped into the limits)."""
+        self.last = np.clip(np.asarray(q_measured, float), self.low, self.high)
+
+    def apply(self, target: np.ndarray) -> GuardResult:
+        """The targets to send this tick."""
+        if self.last is None:
+            raise RuntimeError("TargetGuard.apply before start(q_measured)")
+        target = np.asarray(target, float)
+        finite = np.isfinite(target)
+        wanted = np.where(finite, target, self.last)
+        clipped = np.clip(wanted, self.low, self.high)
+        outside = finite & (clipped != wanted)
+        step = np.clip(clipped - self.last, -self.max_step, self.max_step)
+        self.last = self.last + step
+        return GuardResult(q=self.last.copy(),
+                           clamped=[c.JOINTS[i] for i in np.flatnonzero(outside)],
+                           rejected=[c.JOINTS[i] for i in np.flatnonzero(~finite)])
+
+
+class Heartbeat:
+    """A watchdog: alive while the last beat is at most ``timeout`` seconds old."""
+
+    def __init__(self, name: str, timeout: float):
+        self.name = name
+        self.timeout = timeout
+        self.last: float | None = None
+
+    def beat(self, now: float) -> None:
+        """Record a sign of life."""
+        self.last = now
+
+    def alive(self, now: float) -> bool:
+        """True when a beat came within the timeout."""
+        return self.last is not None and now - self.last <= self.timeout
+
+    def describe(self, now: float) -> str:
+        """Why it is not alive, for logs and refusals."""
+        if self.last is None:
+            return f"no {self.name} yet"
+        return f"{self.name} silent for {now - self.last:.3f} s (limit {self.timeout:g} s)"
+
+
+class ArmState(enum.Enum):
+    """DISARMED: damping, waiting for an arm request. ARMED: targets go to the motors.
+    FAULT: a watchdog fired while armed; damping until disarmed or re-armed."""
+
+    DISARMED = "disarmed"
+    ARMED = "armed"
+    FAULT = "fault"
+
+
+class Arming:
+    """The arming state machine; starts DISARMED.
+
+    ``arm`` succeeds only when every watchdog is alive and the robot's mode_machine
+    is the expected one and has not changed since the first LowState_; ``check``
+    turns ARMED into FAULT when a watchdog dies.
+    """
+
+    def __init__(self, watchdogs: list[Heartbeat], expected_mode_machine: int):
+        self.watchdogs = watchdogs
+        self.expected_mode_machine = expected_mode_machine
+        self.state = ArmState.DISARMED
+        self.reason = "starts disarmed"
+
+    def arm(self, now: float, first_mode_machine: int | None,
+            mode_machine: int | None) -> tuple[bool, str]:
+        """Try to arm; returns (armed, message)."""
+        if first_mode_machine is None or mode_machine is None:
+            return False, "refused: no LowState_ from the robot yet"
+        if mode_machine != self.expected_mode_machine:
+            return False, (f"refused: mode_machine mismatch, the robot reports {mode_machine}, "
+                           f"this bridge drives {self.expected_mode_machine} (29-DoF G1); "
+                           "check the robot model or set expected_mode_machine")
+        if mode_machine != first_mode_machine:
+            return False, (f"refused: mode_machine mismatch, the robot reports {mode_machine} "
+                           f"but reported {first_mode_machine} at start; restart the bridge")
+        dead = [w.describe(now) for w in self.watchdogs if not w.alive(now)]
+        if dead:
+            return False, "refused: " + "; ".join(dead)
+        self.state, self.reason = ArmState.ARMED, "armed on request"
+        return True, "armed"
+
+    def disarm(self, reason: str = "disarmed on request") -> str:
+        """Go to DISARMED (damping)."""
+        self.state, self.reason = ArmState.DISARMED, reason
+        return reason
+
+    def check(self, now: float) -> str | None:
+        """While ARMED, fault on the first dead watchdog; returns the fault reason once."""
+        if self.state is not ArmState.ARMED:
+            return None
+        dead = [w.describe(now) for w in self.watchdogs if not w.alive(now)]
+        if not dead:
+            return None
+        self.state, self.reason = ArmState.FAULT, "damping: " + "; ".join(dead)
+        return self.reason

@@ -1,0 +1,373 @@
+"""The real-G1 path without ROS: CRC and wire types against unitree_sdk2py's own,
+LowCmd_ assembly, the safety core (clamp, rate limit, watchdogs, arming) and the
+bridge's logic. Plain objects, no rclpy."""
+
+from __future__ import annotations
+
+import importlib.util
+import platform
+import sys
+import time
+import types
+
+import numpy as np
+import pytest
+
+from bench.hardware import crc, lowcmd
+from bench.hardware.bridge import BridgeCore
+from bench.hardware.dds import DdsLink, cyclonedds_config, latest
+from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
+from bench.hardware.unitree_idl import (
+    GoMotorCmd,
+    GoMotorCmds,
+    HgLowCmd,
+    HgLowState,
+    HgMotorCmd,
+    HgMotorState,
+)
+from bench.robot import constants as c
+
+
+@pytest.fixture(scope="module")
+def sdk():
+    """unitree_sdk2py's IDL classes and CRC, loaded without the package's __init__.
+
+    The PyPI wheel (unitree-sdk2 1.0.1) cannot be imported as a package (its __init__
+    imports a ``b2`` module it does not ship), and it lacks the CRC's C library, so its
+    CRC class runs its pure-Python path (the one it uses off Linux)."""
+    spec = importlib.util.find_spec("unitree_sdk2py")
+    if spec is None or spec.submodule_search_locations is None:
+        pytest.skip("unitree-sdk2 (unitree_sdk2py) is not installed; requirements/nodeps.txt "
+                    "pins it as the reference for the CRC and wire types")
+    saved = {k: v for k, v in sys.modules.items() if k.startswith("unitree_sdk2py")}
+    package = types.ModuleType("unitree_sdk2py")
+    package.__path__ = list(spec.submodule_search_locations)
+    sys.modules["unitree_sdk2py"] = package
+    real_system = platform.system
+    platform.system = lambda: "Windows"  # its CRC() loads a .so on Linux that is missing
+    try:
+        from unitree_sdk2py.idl.unitree_go.msg import dds_ as go
+        from unitree_sdk2py.idl.unitree_hg.msg import dds_ as hg
+        from unitree_sdk2py.utils.crc import CRC
+        checker = CRC()
+    finally:
+        platform.system = real_system
+    yield types.SimpleNamespace(hg=hg, go=go, crc=checker)
+    for key in [k for k in sys.modules if k.startswith("unitree_sdk2py")]:
+        del sys.modules[key]
+    sys.modules.update(saved)
+
+
+def _random_lowcmd(rng: np.random.Generator, sdk_hg=None):
+    """The same random LowCmd_ as our type and (optionally) as unitree_sdk2py's."""
+    values = [(int(rng.integers(0, 2)), *rng.normal(size=5).astype(np.float32).tolist(),
+               int(rng.integers(0, 2**32))) for _ in range(35)]
+    head = (int(rng.integers(0, 256)), int(rng.integers(0, 256)))
+    reserve = rng.integers(0, 2**32, size=4).tolist()
+    ours = HgLowCmd(mode_pr=head[0], mode_machine=head[1],
+                    motor_cmd=[HgMotorCmd(*v) for v in values], reserve=reserve, crc=0)
+    theirs = None if sdk_hg is None else sdk_hg.LowCmd_(
+        mode_pr=head[0], mode_machine=head[1], motor_cmd=[sdk_hg.MotorCmd_(*v) for v in values],
+        reserve=reserve, crc=0)
+    return ours, theirs
+
+
+def _random_lowstate(rng: np.random.Generator, sdk_hg):
+    """The same random LowState_ as our type and as unitree_sdk2py's."""
+    def f(n):
+        return rng.normal(size=n).astype(np.float32).tolist()
+
+    def u(n, bits=32):
+        return rng.integers(0, 2**bits, size=n).tolist()
+
+    motors = [dict(mode=int(rng.integers(0, 2)), q=f(1)[0], dq=f(1)[0], ddq=f(1)[0],
+                   tau_est=f(1)[0], temperature=rng.integers(-100, 100, 2).tolist(),
+                   vol=f(1)[0], sensor=u(2), motorstate=u(1)[0], reserve=u(4))
+              for _ in range(35)]
+    imu = dict(quaternion=f(4), gyroscope=f(3), accelerometer=f(3), rpy=f(3), temperature=-7)
+    head = dict(version=u(2), mode_pr=1, mode_machine=5, tick=u(1)[0],
+                wireless_remote=u(40, 8), reserve=u(4), crc=0)
+    from bench.hardware.unitree_idl import HgImuState
+    ours = HgLowState(**head, imu_state=HgImuState(**imu),
+                      motor_state=[HgMotorState(**m) for m in motors])
+    theirs = sdk_hg.LowState_(**head, imu_state=sdk_hg.IMUState_(**imu),
+                              motor_state=[sdk_hg.MotorState_(**m) for m in motors])
+    return ours, theirs
+
+
+# ----- CRC and wire types ------------------------------------------------------------------
+
+def _bitwise_crc(packed: bytes) -> int:
+    """The CRC written out bit by bit, as Unitree documents it."""
+    value = 0xFFFFFFFF
+    for word in np.frombuffer(packed, "<u4")[:-1].tolist():
+        for bit in range(31, -1, -1):
+            top = value & 0x80000000
+            value = (value << 1) & 0xFFFFFFFF
+            if top:
+                value ^= 0x04C11DB7
+            if (word >> bit) & 1:
+                value ^= 0x04C11DB7
+    return value
+
+
+def test_struct_layouts_have_the_c_sizes():
+    assert crc.LOWCMD_DTYPE.itemsize == 1004  # unitree_hg LowCmd_
+    assert crc.LOWSTATE_DTYPE.itemsize == 2092  # unitree_hg LowState_
+
+
+def test_crc_matches_a_bitwise_reference():
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        ours, _ = _random_lowcmd(rng)
+        packed = crc.pack_lowcmd(ours).tobytes()
+        assert crc.crc32_words(packed) == _bitwise_crc(packed)
+
+
+def test_crc_matches_unitree_sdk2py_on_the_same_messages(sdk):
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        ours, theirs = _random_lowcmd(rng, sdk.hg)
+        assert crc.lowcmd_crc(ours) == sdk.crc.Crc(theirs)
+        ours_state, theirs_state = _random_lowstate(rng, sdk.hg)
+        assert crc.lowstate_crc(ours_state) == sdk.crc.Crc(theirs_state)
+    # the bridge's own assembly carries the CRC unitree_sdk2py computes
+    command = lowcmd.lowcmd(5, c.KEYFRAME_JOINTS, c.KP, c.KD)
+    _, theirs = _random_lowcmd(rng, sdk.hg)
+    for mine, other in zip(command.motor_cmd, theirs.motor_cmd, strict=True):
+        for name in ("mode", "q", "dq", "tau", "kp", "kd", "reserve"):
+            setattr(other, name, getattr(mine, name))
+    theirs.mode_pr, theirs.mode_machine, theirs.reserve = 0, 5, [0, 0, 0, 0]
+    assert command.crc == sdk.crc.Crc(theirs) != 0
+
+
+def test_wire_types_serialize_like_unitree_sdk2py(sdk):
+    rng = np.random.default_rng(2)
+    ours, theirs = _random_lowcmd(rng, sdk.hg)
+    assert ours.serialize() == theirs.serialize()
+    state, their_state = _random_lowstate(rng, sdk.hg)
+    assert state.serialize() == their_state.serialize()
+    grip = GoMotorCmds(cmds=[GoMotorCmd(mode=1, q=2.5, kp=5.0, kd=0.05)])
+    their_grip = sdk.go.MotorCmds_(cmds=[sdk.go.MotorCmd_(mode=1, q=2.5, dq=0.0, tau=0.0,
+                                                          kp=5.0, kd=0.05, reserve=[0, 0, 0])])
+    assert grip.serialize() == their_grip.serialize()
+    for ours_type, their_type in ((HgLowCmd, sdk.hg.LowCmd_), (HgLowState, sdk.hg.LowState_),
+                                  (GoMotorCmds, sdk.go.MotorCmds_)):
+        assert ours_type.__idl_typename__ == their_type.__idl_typename__
+
+
+def test_unitree_sdk2py_reads_our_lowcmd_over_dds(sdk):
+    link = DdsLink(231)  # loopback only; a domain no other test uses
+    writer = link.writer("rt/lowcmd", HgLowCmd)
+    reader = link.reader("rt/lowcmd", sdk.hg.LowCmd_)
+    command = lowcmd.lowcmd(5, c.KEYFRAME_JOINTS, c.KP, c.KD)
+    sample = None
+    deadline = time.monotonic() + 5
+    while sample is None and time.monotonic() < deadline:
+        writer.write(command)
+        time.sleep(0.02)
+        sample = latest(reader)
+    assert sample is not None, "no LowCmd_ came back over loopback DDS"
+    assert sample.crc == command.crc == sdk.crc.Crc(sample)
+    assert [m.q for m in sample.motor_cmd] == [m.q for m in command.motor_cmd]
+
+
+def test_loopback_config_keeps_discovery_off_the_network():
+    xml = cyclonedds_config(7, "lo")
+    assert 'Domain Id="7"' in xml and 'name="lo"' in xml and "<AllowMulticast>false" in xml
+    assert "127.0.0.1" in xml
+    assert "AllowMulticast" not in cyclonedds_config(0, "eth0")
+    with pytest.raises(ValueError, match="interface"):
+        DdsLink(3, "")
+
+
+# ----- LowCmd_ assembly ----------------------------------------------------------------
+
+def test_lowcmd_sets_mode_gains_and_crc():
+    q = c.KEYFRAME_JOINTS + 0.01
+    command = lowcmd.lowcmd(5, q, c.KP, c.KD)
+    assert command.mode_machine == 5 and command.mode_pr == 0
+    assert [m.mode for m in command.motor_cmd] == [1] * 29 + [0] * 6
+    sent_q, sent_kp, sent_kd = lowcmd.command_arrays(command)
+    np.testing.assert_allclose(sent_q, q, atol=1e-6)
+    np.testing.assert_allclose(sent_kp, c.KP)
+    np.testing.assert_allclose(sent_kd, c.KD)
+    assert all(m.dq == 0 and m.tau == 0 for m in command.motor_cmd)
+    assert command.crc == crc.lowcmd_crc(command)
+    command.motor_cmd[3].q += 0.1  # any change breaks the checksum
+    assert command.crc != crc.lowcmd_crc(command)
+
+
+def test_damping_has_no_stiffness():
+    command = lowcmd.damping_lowcmd(5)
+    assert lowcmd.is_damping(command)
+    _, kp, kd = lowcmd.command_arrays(command)
+    assert np.all(kp == 0) and np.all(kd == lowcmd.DAMPING_KD)
+    assert not lowcmd.is_damping(lowcmd.lowcmd(5, c.KEYFRAME_JOINTS, c.KP, c.KD))
+
+
+def test_lowstate_reading_and_validity():
+    state = HgLowState(mode_machine=5, tick=1234)
+    state.motor_state[2].q = 0.5
+    state.imu_state.quaternion = [0.0, 1.0, 0.0, 0.0]
+    state.crc = crc.lowstate_crc(state)
+    body = lowcmd.read_lowstate(state)
+    assert body.q.shape == (29,) and body.q[2] == 0.5 and body.tick == 1234
+    assert body.mode_machine == 5 and body.quat.tolist() == [0.0, 1.0, 0.0, 0.0]
+    assert lowcmd.lowstate_valid(state)
+    state.tick += 1
+    assert not lowcmd.lowstate_valid(state)
+
+
+def test_gripper_mapping_round_trips():
+    assert lowcmd.gripper_cmd(0.0).cmds[0].q == pytest.approx(lowcmd.DEX1_OPEN_Q)
+    assert lowcmd.gripper_cmd(1.0).cmds[0].q == 0.0
+    assert lowcmd.gripper_cmd(7.0).cmds[0].q == 0.0  # clamped
+    assert lowcmd.gripper_closure(lowcmd.gripper_state(0.25)) == pytest.approx(0.25, abs=1e-6)
+
+
+# ----- safety core -----------------------------------------------------------------------
+
+def test_guard_clamps_to_limits_and_names_the_joints():
+    guard = TargetGuard(dt=0.002, max_speed=1e6)  # no rate limit here
+    guard.start(c.KEYFRAME_JOINTS)
+    target = c.KEYFRAME_JOINTS.copy()
+    knee = c.joint_index("left_knee_joint")
+    target[knee] = 5.0
+    result = guard.apply(target)
+    assert result.q[knee] == c.JOINT_LIMITS[knee, 1]
+    assert result.clamped == ["left_knee_joint"]
+    assert np.all(result.q >= c.JOINT_LIMITS[:, 0]) and np.all(result.q <= c.JOINT_LIMITS[:, 1])
+
+
+def test_guard_rate_limits_and_rejects_non_finite():
+    guard = TargetGuard(dt=0.002, max_speed=10.0)
+    guard.start(c.KEYFRAME_JOINTS)
+    target = c.KEYFRAME_JOINTS.copy()
+    target[0] += 1.0
+    first = guard.apply(target)
+    assert first.q[0] == pytest.approx(c.KEYFRAME_JOINTS[0] + 0.02)  # 10 rad/s x 2 ms
+    for _ in range(60):
+        last = guard.apply(target)
+    assert last.q[0] == pytest.approx(target[0])  # reached after 50 ticks
+    target[1] = np.nan
+    held = guard.apply(target)
+    assert held.q[1] == pytest.approx(c.KEYFRAME_JOINTS[1])
+    assert held.rejected == [c.JOINTS[1]]
+    with pytest.raises(RuntimeError, match="start"):
+        TargetGuard(dt=0.002).apply(target)
+
+
+def test_heartbeat_and_arming_refusals():
+    beat = Heartbeat("policy action", 0.1)
+    assert not beat.alive(0.0) and "no policy action yet" in beat.describe(0.0)
+    beat.beat(1.0)
+    assert beat.alive(1.09) and not beat.alive(1.11)
+    arming = Arming([beat], expected_mode_machine=5)
+    assert arming.state is ArmState.DISARMED  # starts disarmed
+    assert "no LowState_" in arming.arm(1.0, None, None)[1]
+    ok, message = arming.arm(1.05, 5, 4)
+    assert not ok and "mode_machine mismatch" in message and "4" in message
+    ok, message = arming.arm(1.05, 4, 5)
+    assert not ok and "mode_machine mismatch" in message
+    ok, message = arming.arm(2.0, 5, 5)
+    assert not ok and "silent" in message and arming.state is ArmState.DISARMED
+    assert arming.arm(1.05, 5, 5) == (True, "armed")
+    assert arming.check(1.09) is None and arming.state is ArmState.ARMED
+    reason = arming.check(1.2)
+    assert reason is not None and "policy action silent" in reason
+    assert arming.state is ArmState.FAULT and arming.check(1.3) is None  # reported once
+    arming.disarm()
+    assert arming.state is ArmState.DISARMED
+
+
+# ----- the bridge's logic ---------------------------------------------------------------
+
+def _body(mode_machine: int = 5) -> lowcmd.BodyState:
+    return lowcmd.BodyState(q=c.KEYFRAME_JOINTS.copy(), dq=np.zeros(29),
+                            quat=np.array([1.0, 0, 0, 0]), gyro=np.zeros(3),
+                            accel=np.zeros(3), tick=0, mode_machine=mode_machine)
+
+
+def _feed(core: BridgeCore, now: float) -> None:
+    core.on_lowstate(_body(), now)
+    core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2), now)
+    core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, now)
+
+
+def test_bridge_sends_nothing_before_lowstate_and_damping_while_disarmed():
+    core = BridgeCore()
+    assert core.tick(0.0).cmd is None  # mode_machine unknown
+    core.on_lowstate(_body(), 0.0)
+    tick = core.tick(0.001)
+    assert tick.cmd is not None and lowcmd.is_damping(tick.cmd) and tick.grippers is None
+    assert tick.cmd.mode_machine == 5
+    assert core.arm(0.002)[0] is False  # no policy or WBC yet
+
+
+def test_bridge_refuses_to_arm_on_a_mode_machine_mismatch():
+    core = BridgeCore()
+    core.on_lowstate(_body(mode_machine=3), 0.0)
+    core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2), 0.0)
+    core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, 0.0)
+    ok, message = core.arm(0.01)
+    assert not ok and "mode_machine mismatch" in message
+    assert lowcmd.is_damping(core.tick(0.01).cmd)
+
+
+def test_bridge_armed_clamps_logs_and_copies_mode_machine():
+    core = BridgeCore()
+    _feed(core, 0.0)
+    assert core.arm(0.001) == (True, "armed")
+    arms = c.KEYFRAME_JOINTS[15:].copy()
+    arms[3] = 9.0  # left elbow far out of range
+    core.on_policy(arms, np.array([0.5, 2.0]), 0.002)
+    events = []
+    for k in range(300):
+        tick = core.tick(0.002 + k * 0.002)
+        events += tick.events
+        core.on_lowstate(_body(), 0.002 + k * 0.002)
+        core.on_policy(arms, np.array([0.5, 2.0]), 0.002 + k * 0.002)
+        core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, 0.002 + k * 0.002)
+    q, kp, _ = lowcmd.command_arrays(tick.cmd)
+    elbow = c.joint_index("left_elbow_joint")
+    assert q[elbow] == pytest.approx(c.JOINT_LIMITS[elbow, 1], abs=1e-6)
+    assert np.all(kp > 0) and tick.cmd.mode_machine == 5
+    assert tick.grippers.tolist() == [0.5, 1.0]
+    clamp_logs = [e for e in events if "clamped" in e]
+    assert len(clamp_logs) == 1 and "left_elbow_joint 9.000 rad" in clamp_logs[0]
+    assert core.clamp_count == 300
+
+
+@pytest.mark.parametrize("silent", ["policy", "wbc", "lowstate"])
+def test_bridge_faults_into_damping_when_a_heartbeat_stops(silent):
+    core = BridgeCore()
+    _feed(core, 0.0)
+    assert core.arm(0.0)[0]
+    now, fault_at = 0.0, None
+    while now < 0.5 and fault_at is None:
+        now += 0.002
+        if silent != "lowstate":
+            core.on_lowstate(_body(), now)
+        if silent != "policy":
+            core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2), now)
+        if silent != "wbc":
+            core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, now)
+        tick = core.tick(now)
+        if lowcmd.is_damping(tick.cmd):
+            fault_at = now
+            assert tick.events and "damping" in tick.events[0]
+    limit = core.lowstate.timeout if silent == "lowstate" else core.policy.timeout
+    assert fault_at is not None and limit < fault_at <= limit + 0.004
+    assert core.state is ArmState.FAULT
+    assert core.arm(now)[0] is False  # re-arming needs the silent source back
+
+
+def test_bridge_rejects_malformed_targets():
+    core = BridgeCore()
+    with pytest.raises(ValueError, match="expected"):
+        core.on_policy(np.zeros(7), np.zeros(2), 0.0)
+    with pytest.raises(ValueError, match="gains"):
+        core.on_wbc(np.zeros(15), np.full(15, -1.0), np.zeros(15), 0.0)
+    assert core.policy.last is None and core.wbc.last is None
+
