@@ -92,9 +92,10 @@ TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in _BENCHMARK + _LATER}
 BENCHMARK_TASKS: tuple[str, ...] = tuple(spec.name for spec in _BENCHMARK)
 
 def _task_classes() -> dict[str, type]:
-    from bench.tasks import reaching, tabletop
+    from bench.tasks import dishwasher, reaching, tabletop
 
-    return {cls.name: cls for module in (reaching, tabletop) for cls in module.TASK_CLASSES}
+    modules = (reaching, tabletop, dishwasher)
+    return {cls.name: cls for module in modules for cls in module.TASK_CLASSES}
 
 
 # Task classes (scene, seeded reset, success clauses, fail-fast) by task name.
