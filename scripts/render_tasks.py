@@ -12,10 +12,11 @@ import numpy as np
 
 from bench.env import make
 from bench.png import write_png
-from bench.tasks import SCENES
+from bench.tasks import SCENES, TASKS
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "tasks"
 SIZE = 504  # px, external view; the three camera tiles stack to the same height
+DISHWASHER_VIEW = ((0.3, 0.35, 0.7), 2.7, 30)  # from behind the robot's right shoulder
 
 
 def picture(task: str) -> np.ndarray:
@@ -26,7 +27,10 @@ def picture(task: str) -> np.ndarray:
     world.model.vis.global_.offwidth = world.model.vis.global_.offheight = SIZE
     lookat = (0.9, -0.6, 0.6) if task == "stack_blocks" else (0.45, 0.0, 0.75)
     distance = 3.2 if task == "stack_blocks" else 2.0
-    external = world.render_view(lookat, distance, azimuth=215, elevation=-30, size=SIZE)
+    azimuth = 215
+    if TASKS[task].group == "dishwasher":
+        lookat, distance, azimuth = DISHWASHER_VIEW
+    external = world.render_view(lookat, distance, azimuth=azimuth, elevation=-30, size=SIZE)
     cams = [view.transpose(1, 2, 0).repeat(2, 0).repeat(2, 1) for view in obs["rgb_obs"]]
     column = np.concatenate(cams, axis=0)  # 3 x 168 = 504 px
     env.close()
