@@ -13,7 +13,7 @@ import types
 import numpy as np
 import pytest
 
-from bench.hardware import crc, lowcmd
+from bench.hardware import crc, lowcmd, wire
 from bench.hardware.bridge import BridgeCore
 from bench.hardware.dds import DdsLink, cyclonedds_config, latest
 from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
@@ -112,15 +112,15 @@ def _bitwise_crc(packed: bytes) -> int:
 
 
 def test_struct_layouts_have_the_c_sizes():
-    assert crc.LOWCMD_DTYPE.itemsize == 1004  # unitree_hg LowCmd_
-    assert crc.LOWSTATE_DTYPE.itemsize == 2092  # unitree_hg LowState_
+    assert wire.LOWCMD_DTYPE.itemsize == 1004  # unitree_hg LowCmd_
+    assert wire.LOWSTATE_DTYPE.itemsize == 2092  # unitree_hg LowState_
 
 
 def test_crc_matches_a_bitwise_reference():
     rng = np.random.default_rng(0)
     for _ in range(3):
         ours, _ = _random_lowcmd(rng)
-        packed = crc.pack_lowcmd(ours).tobytes()
+        packed = ours.to_record().tobytes()
         assert crc.crc32_words(packed) == _bitwise_crc(packed)
 
 
@@ -147,6 +147,13 @@ def test_wire_types_serialize_like_unitree_sdk2py(sdk):
     assert ours.serialize() == theirs.serialize()
     state, their_state = _random_lowstate(rng, sdk.hg)
     assert state.serialize() == their_state.serialize()
+    for version2 in (False, True):  # our fast CDR path gives cyclonedds's bytes
+        assert ours.serialize(use_version_2=version2) == theirs.serialize(
+            use_version_2=version2)
+        assert state.serialize(use_version_2=version2) == their_state.serialize(
+            use_version_2=version2)
+    assert HgLowCmd.deserialize(theirs.serialize()) == ours
+    assert HgLowState.deserialize(their_state.serialize()) == state
     grip = GoMotorCmds(cmds=[GoMotorCmd(mode=1, q=2.5, kp=5.0, kd=0.05)])
     their_grip = sdk.go.MotorCmds_(cmds=[sdk.go.MotorCmd_(mode=1, q=2.5, dq=0.0, tau=0.0,
                                                           kp=5.0, kd=0.05, reserve=[0, 0, 0])])

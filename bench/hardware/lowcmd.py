@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bench.hardware.crc import LOWCMD_DTYPE, crc32_words, lowstate_crc
+from bench.hardware.crc import crc32_words, lowstate_crc
 from bench.hardware.unitree_idl import (
     GoMotorCmd,
     GoMotorCmds,
@@ -20,8 +20,8 @@ from bench.hardware.unitree_idl import (
     GoMotorStates,
     HgLowCmd,
     HgLowState,
-    HgMotorCmd,
 )
+from bench.hardware.wire import LOWCMD_DTYPE
 from bench.robot import constants as c
 
 MOTOR_ENABLED = 1  # unitree_hg motor mode: enabled (PD + feed-forward)
@@ -47,12 +47,8 @@ def lowcmd(mode_machine: int, q: np.ndarray, kp: np.ndarray, kd: np.ndarray) -> 
     motors["mode"][:n] = MOTOR_ENABLED
     motors["q"][:n], motors["kp"][:n], motors["kd"][:n] = q, kp, kd
     record["crc"] = crc32_words(record.tobytes())
-    # Values go into the message as the float32 numbers the CRC was computed on.
-    return HgLowCmd(
-        mode_pr=0, mode_machine=int(mode_machine),
-        motor_cmd=[HgMotorCmd(mode=int(m["mode"]), q=float(m["q"]), kp=float(m["kp"]),
-                              kd=float(m["kd"])) for m in motors],
-        reserve=[0, 0, 0, 0], crc=int(record["crc"]))
+    # The message holds the float32 numbers the CRC was computed on.
+    return HgLowCmd.from_record(record)
 
 
 def damping_lowcmd(mode_machine: int) -> HgLowCmd:

@@ -14,12 +14,23 @@ Python 3.11 (docs/hardware.md).
 
 # No "from __future__ import annotations": cyclonedds resolves these annotations at run time.
 from dataclasses import dataclass, field
+from typing import Any
 
 import cyclonedds.idl as idl
 import cyclonedds.idl.annotations as annotate
 import cyclonedds.idl.types as types
+import numpy as np
 
-NUM_MOTORS = 35  # motor slots in unitree_hg LowCmd_/LowState_; the 29-DoF G1 uses 0-28
+from bench.hardware.wire import (
+    IMU_DTYPE,
+    LOWCMD_CODEC,
+    LOWCMD_DTYPE,
+    LOWSTATE_CODEC,
+    LOWSTATE_DTYPE,
+    MOTOR_CMD_DTYPE,
+    MOTOR_STATE_DTYPE,
+    NUM_MOTORS,
+)
 
 LOWCMD_TOPIC = "rt/lowcmd"
 LOWSTATE_TOPIC = "rt/lowstate"
@@ -56,6 +67,40 @@ class HgLowCmd(idl.IdlStruct, typename="unitree_hg.msg.dds_.LowCmd_"):
         default_factory=lambda: [HgMotorCmd() for _ in range(NUM_MOTORS)])
     reserve: types.array[types.uint32, 4] = field(default_factory=lambda: [0] * 4)
     crc: types.uint32 = 0
+
+    def to_record(self) -> np.ndarray:
+        """This message as its C struct (a LOWCMD_DTYPE record)."""
+        record = np.zeros((), LOWCMD_DTYPE)
+        record["mode_pr"], record["mode_machine"] = self.mode_pr, self.mode_machine
+        motors = record["motor_cmd"]
+        for name in MOTOR_CMD_DTYPE.names or ():
+            motors[name] = [getattr(m, name) for m in self.motor_cmd]
+        record["reserve"], record["crc"] = self.reserve, self.crc
+        return record
+
+    @classmethod
+    def from_record(cls, record: np.ndarray) -> "HgLowCmd":
+        """The message a LOWCMD_DTYPE record holds."""
+        motors = record["motor_cmd"]
+        columns = [motors[name].tolist() for name in MOTOR_CMD_DTYPE.names or ()]
+        return cls(mode_pr=int(record["mode_pr"]), mode_machine=int(record["mode_machine"]),
+                   motor_cmd=[HgMotorCmd(*values) for values in zip(*columns, strict=True)],
+                   reserve=record["reserve"].tolist(), crc=int(record["crc"]))
+
+    def serialize(self, buffer: Any = None, endianness: Any = None,
+                  use_version_2: bool | None = None) -> bytes:
+        """CDR bytes; XCDR1 little-endian (what DDS sends) through the C layout, fast."""
+        if buffer is not None or endianness is not None or use_version_2:
+            return super().serialize(buffer, endianness, use_version_2)
+        return LOWCMD_CODEC.encode(self.to_record())
+
+    @classmethod
+    def deserialize(cls, data: bytes, has_header: bool = True,
+                    use_version_2: bool | None = None) -> "HgLowCmd":
+        """The message in a CDR payload; XCDR1 little-endian through the C layout, fast."""
+        if not has_header or isinstance(data, idl.Buffer) or data[1] != 1:
+            return super().deserialize(data, has_header, use_version_2)
+        return cls.from_record(LOWCMD_CODEC.decode(data))
 
 
 @dataclass
@@ -105,6 +150,48 @@ class HgLowState(idl.IdlStruct, typename="unitree_hg.msg.dds_.LowState_"):
     wireless_remote: types.array[types.uint8, 40] = field(default_factory=lambda: [0] * 40)
     reserve: types.array[types.uint32, 4] = field(default_factory=lambda: [0] * 4)
     crc: types.uint32 = 0
+
+    def to_record(self) -> np.ndarray:
+        """This message as its C struct (a LOWSTATE_DTYPE record)."""
+        record = np.zeros((), LOWSTATE_DTYPE)
+        for name in ("version", "mode_pr", "mode_machine", "tick", "wireless_remote",
+                     "reserve", "crc"):
+            record[name] = getattr(self, name)
+        for name in IMU_DTYPE.names or ():
+            record["imu_state"][name] = getattr(self.imu_state, name)
+        motors = record["motor_state"]
+        for name in MOTOR_STATE_DTYPE.names or ():
+            motors[name] = [getattr(m, name) for m in self.motor_state]
+        return record
+
+    @classmethod
+    def from_record(cls, record: np.ndarray) -> "HgLowState":
+        """The message a LOWSTATE_DTYPE record holds."""
+        motors = record["motor_state"]
+        columns = [motors[name].tolist() for name in MOTOR_STATE_DTYPE.names or ()]
+        imu = record["imu_state"]
+        return cls(
+            version=record["version"].tolist(), mode_pr=int(record["mode_pr"]),
+            mode_machine=int(record["mode_machine"]), tick=int(record["tick"]),
+            imu_state=HgImuState(*(imu[name].tolist() for name in IMU_DTYPE.names or ())),
+            motor_state=[HgMotorState(*values) for values in zip(*columns, strict=True)],
+            wireless_remote=record["wireless_remote"].tolist(),
+            reserve=record["reserve"].tolist(), crc=int(record["crc"]))
+
+    def serialize(self, buffer: Any = None, endianness: Any = None,
+                  use_version_2: bool | None = None) -> bytes:
+        """CDR bytes; XCDR1 little-endian (what DDS sends) through the C layout, fast."""
+        if buffer is not None or endianness is not None or use_version_2:
+            return super().serialize(buffer, endianness, use_version_2)
+        return LOWSTATE_CODEC.encode(self.to_record())
+
+    @classmethod
+    def deserialize(cls, data: bytes, has_header: bool = True,
+                    use_version_2: bool | None = None) -> "HgLowState":
+        """The message in a CDR payload; XCDR1 little-endian through the C layout, fast."""
+        if not has_header or isinstance(data, idl.Buffer) or data[1] != 1:
+            return super().deserialize(data, has_header, use_version_2)
+        return cls.from_record(LOWSTATE_CODEC.decode(data))
 
 
 # ----- unitree_go: the Dex1-1 grippers (one motor each) ---------------------------------

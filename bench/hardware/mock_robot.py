@@ -1,0 +1,236 @@
+"""A simulated G1 that speaks the real robot's DDS interface: the project's MuJoCo G1
+(and the task's scene) behind ``rt/lowcmd``, ``rt/lowstate`` and ``rt/dex1/*``, the way
+unitree_mujoco puts its simulator behind unitree_sdk2 on its own domain over loopback.
+
+Every 2 ms of sim time (the robot's 500 Hz) it takes the newest LowCmd_ with a valid
+CRC (others are counted and dropped), applies each body motor's q, kp, kd as a PD servo
+with the model's torque limits (dq and tau must be 0, as the bridge sends them), steps
+the physics twice at 1 ms, and publishes a LowState_ with its CRC; the grippers follow
+their Dex1-1 commands and report their state. Sim time runs at wall-clock pace.
+
+Like a robot on its gantry, the pelvis is held at the stance pose until the first
+stiff command (any kp > 0) and for ``gantry_s`` after it, so the bridge can arm and
+bring the joints to the controller's targets before the robot stands on its own.
+
+``trace`` (a JSON-lines file) records the pelvis every 10 ms of sim time, and every
+switch between damping (no stiffness on any motor) and stiff commands, each with sim
+time ``t`` and wall time ``w`` (time.time()), for tests and post-mortems.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import IO
+
+import mujoco
+import numpy as np
+
+from bench.falls import pelvis_tilt_deg
+from bench.hardware import lowcmd as lc
+from bench.hardware.crc import lowcmd_crc, lowstate_crc
+from bench.hardware.dds import LOOPBACK, DdsLink, latest
+from bench.hardware.unitree_idl import (
+    DEX1_CMD_TOPICS,
+    DEX1_STATE_TOPICS,
+    LOWCMD_TOPIC,
+    LOWSTATE_TOPIC,
+    GoMotorCmds,
+    GoMotorStates,
+    HgImuState,
+    HgLowCmd,
+    HgLowState,
+    HgMotorState,
+)
+from bench.robot import assembly
+from bench.robot import constants as c
+from bench.sim.session import scene_spec
+from bench.sim.world import G1World
+from bench.tasks.base import Scene
+
+PERIOD_STEPS = 2  # physics steps per LowCmd_/LowState_ cycle (2 ms, 500 Hz)
+GRIPPER_EVERY = 10  # cycles between Dex1-1 states (50 Hz; they cost more to encode)
+TRACE_PERIOD = 0.01  # s of sim time between trace lines
+GRAVITY = 9.81  # m/s^2
+MAX_LAG = 0.2  # s; further behind wall-clock pace, it stops catching up and says so
+
+
+class MockG1:
+    """The MuJoCo G1 behind the unitree_sdk2 DDS interface."""
+
+    def __init__(self, link: DdsLink, task: str = "", seed: int = 0,
+                 mode_machine: int = lc.G1_29DOF_MODE_MACHINE, gantry_s: float = 1.0,
+                 trace: IO[str] | None = None):
+        spec, instance = scene_spec(task, None) if task else (assembly.robot_spec(), None)
+        self.world = G1World(spec)
+        self.world.reset_to_keyframe()
+        if instance is not None:
+            instance.reset(Scene(self.world.model, self.world.data), np.random.default_rng(seed))
+            mujoco.mj_forward(self.world.model, self.world.data)
+        w = self.world
+        self.stance = w.data.qpos[w.base_qpos:w.base_qpos + 7].copy()
+        self.mode_machine = mode_machine
+        self.gantry_s = gantry_s
+        self.released_at: float | None = None  # sim time the gantry lets go
+        self.trace = trace
+        self.link = link  # the participant lives as long as its readers and writers
+        self.cmd_reader = link.reader(LOWCMD_TOPIC, HgLowCmd)
+        self.state_writer = link.writer(LOWSTATE_TOPIC, HgLowState)
+        self.grip_readers = {s: link.reader(t, GoMotorCmds) for s, t in DEX1_CMD_TOPICS.items()}
+        self.grip_writers = {s: link.writer(t, GoMotorStates)
+                             for s, t in DEX1_STATE_TOPICS.items()}
+        self.grippers = np.zeros(2)  # commanded closures
+        self.q = c.KEYFRAME_JOINTS.copy()
+        self.kp = np.zeros(c.NUM_JOINTS)  # motors off until the first command
+        self.kd = np.zeros(c.NUM_JOINTS)
+        self.damping: bool | None = None
+        self.bad_crc = 0
+        self.lag_warnings = 0
+        self._next_trace = 0.0
+        self._cycles = 0
+
+    @property
+    def sim_time(self) -> float:
+        """Seconds of simulated time."""
+        return float(self.world.data.time)
+
+    def _event(self, **fields: object) -> None:
+        if self.trace is not None:
+            self.trace.write(json.dumps({"t": round(self.sim_time, 4),
+                                         "w": round(time.time(), 4), **fields}) + "\n")
+
+    def _take_commands(self) -> None:
+        cmd = latest(self.cmd_reader)
+        if cmd is not None:
+            if lowcmd_crc(cmd) != cmd.crc or cmd.mode_machine != self.mode_machine:
+                self.bad_crc += 1
+            else:
+                self.q, self.kp, self.kd = lc.command_arrays(cmd)
+                damping = bool(np.all(self.kp == 0))
+                if damping != self.damping:
+                    self.damping = damping
+                    self._event(event="damping" if damping else "stiff")
+                if not damping and self.released_at is None:
+                    self.released_at = self.sim_time + self.gantry_s
+        for index, side in enumerate(c.GRIPPER_SIDES):
+            grip = latest(self.grip_readers[side])
+            if grip is not None and grip.cmds:
+                self.grippers[index] = 1.0 - np.clip(grip.cmds[0].q / lc.DEX1_OPEN_Q, 0, 1)
+
+    def _hold_on_gantry(self) -> None:
+        w = self.world
+        if self.released_at is not None and self.sim_time >= self.released_at:
+            return
+        w.data.qpos[w.base_qpos:w.base_qpos + 7] = self.stance
+        w.data.qvel[w.base_qvel:w.base_qvel + 6] = 0.0
+
+    def _apply(self) -> None:
+        w, m = self.world, self.world.model
+        idx = w.motor_index
+        m.actuator_gainprm[idx, 0] = self.kp  # MuJoCo affine-bias servo: kp (q* - q) - kd q'
+        m.actuator_biasprm[idx, 1] = -self.kp
+        m.actuator_biasprm[idx, 2] = -self.kd
+        w.data.ctrl[idx] = self.q
+        w.data.ctrl[w.gripper_motor] = self.grippers * c.GRIPPER_TRAVEL
+
+    def lowstate(self) -> HgLowState:
+        """The LowState_ of the simulated robot now, CRC set."""
+        w = self.world
+        d = w.data
+        quat = d.qpos[w.base_qpos + 3:w.base_qpos + 7]
+        gyro = d.qvel[w.base_qvel + 3:w.base_qvel + 6]  # body frame
+        rotation = np.zeros(9)
+        mujoco.mju_quat2Mat(rotation, quat)
+        accel = rotation.reshape(3, 3).T @ np.array([0.0, 0.0, GRAVITY])  # at rest
+        q, dq = d.qpos[w.qpos_index], d.qvel[w.qvel_index]
+        tau = d.actuator_force[w.motor_index]
+        motors = [HgMotorState(mode=1, q=float(q[i]), dq=float(dq[i]), tau_est=float(tau[i]))
+                  for i in range(c.NUM_JOINTS)]
+        motors += [HgMotorState() for _ in range(len(motors), 35)]
+        state = HgLowState(
+            mode_machine=self.mode_machine, tick=round(d.time * 1000) & 0xFFFFFFFF,
+            imu_state=HgImuState(quaternion=quat.tolist(), gyroscope=gyro.tolist(),
+                                 accelerometer=accel.tolist(), rpy=_rpy(quat)),
+            motor_state=motors)
+        state.crc = lowstate_crc(state)
+        return state
+
+    def _publish(self) -> None:
+        self.state_writer.write(self.lowstate())
+        self._cycles += 1
+        if self._cycles % GRIPPER_EVERY:
+            return
+        closure = self.world.gripper_state()
+        for index, side in enumerate(c.GRIPPER_SIDES):
+            self.grip_writers[side].write(lc.gripper_state(float(np.clip(closure[index], 0, 1))))
+
+    def _trace_pelvis(self) -> None:
+        if self.trace is None or self.sim_time + 1e-9 < self._next_trace:
+            return
+        self._next_trace += TRACE_PERIOD
+        w = self.world
+        base = w.data.qpos[w.base_qpos:w.base_qpos + 7]
+        self._event(x=round(float(base[0]), 4), y=round(float(base[1]), 4),
+                    z=round(float(base[2]), 4), tilt=round(pelvis_tilt_deg(base[3:]), 2),
+                    damping=bool(self.damping))
+
+    def cycle(self) -> None:
+        """One 2 ms cycle: newest commands in, physics, LowState_ out."""
+        self._take_commands()
+        self._apply()
+        for _ in range(PERIOD_STEPS):
+            self._hold_on_gantry()
+            mujoco.mj_step(self.world.model, self.world.data)
+        self._publish()
+        self._trace_pelvis()
+
+    def run(self, duration: float, should_stop=lambda: False) -> None:
+        """Cycle at wall-clock pace for ``duration`` s of sim time (0: until stopped)."""
+        start = time.monotonic() - self.sim_time
+        while (duration <= 0 or self.sim_time < duration) and not should_stop():
+            self.cycle()
+            lag = time.monotonic() - start - self.sim_time
+            if lag > MAX_LAG:  # too slow for real time: restart the pace, note it
+                self.lag_warnings += 1
+                self._event(event="lag", seconds=round(lag, 3))
+                start = time.monotonic() - self.sim_time
+            elif lag < 0:
+                time.sleep(-lag)
+        if self.trace is not None:
+            self.trace.flush()
+
+
+def _rpy(quat: np.ndarray) -> list[float]:
+    w, x, y, z = quat
+    roll = np.arctan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    pitch = np.arcsin(np.clip(2 * (w * y - z * x), -1.0, 1.0))
+    yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    return [float(roll), float(pitch), float(yaw)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.hardware.mock_robot``: run the mock G1 until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--domain", type=int, default=1, help="DDS domain (unitree_mujoco: 1)")
+    parser.add_argument("--interface", default=LOOPBACK, help="network interface (lo)")
+    parser.add_argument("--task", default="", help="task scene to load (default: robot only)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the task's reset")
+    parser.add_argument("--duration", type=float, default=0.0, help="sim seconds (0: forever)")
+    parser.add_argument("--trace", type=Path, help="JSON-lines trace file")
+    args = parser.parse_args(argv)
+    trace = args.trace.open("w") if args.trace else None
+    try:
+        robot = MockG1(DdsLink(args.domain, args.interface), args.task, args.seed, trace=trace)
+        robot.run(args.duration)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if trace is not None:
+            trace.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
