@@ -459,3 +459,31 @@ def test_mug_on_the_floor_is_no_fail_fast():
     drop(scene, "mug")
     assert scene.touches(scene.geoms("mug"), scene.floor)
     assert instance.fail(scene) is None
+
+
+
+def robot_away(scene: Scene) -> None:
+    """Move the (uncontrolled) robot 3 m away so that it falls clear of the furniture."""
+    adr = scene.model.joint(c.FREE_JOINT).qposadr[0]
+    scene.data.qpos[adr:adr + 2] = [-3.0, -3.0]
+    dst.forward(scene)
+
+
+@pytest.mark.parametrize(("start", "after"), [(0.1, (0.09, 0.11)), (0.14, (0.13, 0.15)),
+                                              (0.2, (0.99, 1.0)), (0.6, (0.99, 1.0))])
+def test_door_stays_shut_below_15_degrees_and_falls_open_beyond(start, after):
+    scene, _ = scene_for("dishwasher_open")
+    robot_away(scene)
+    dst.set_parts(scene, dishwasher_door=start)
+    mujoco.mj_step(scene.model, scene.data, nstep=3000)
+    assert after[0] <= ds.normalised(scene, "dishwasher_door") <= after[1] + 1e-3
+
+
+def test_trays_and_drawer_stay_where_they_are_put():
+    scene, _ = scene_for("dishwasher_unload_cutlery_long")
+    robot_away(scene)
+    parts = {"bottom_tray": 0.5, "middle_tray": 0.3, "drawer": 0.6}
+    dst.set_parts(scene, **parts)
+    mujoco.mj_step(scene.model, scene.data, nstep=2000)
+    for joint, value in parts.items():
+        assert ds.normalised(scene, joint) == pytest.approx(value, abs=0.01), joint
