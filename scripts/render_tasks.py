@@ -16,7 +16,17 @@ from bench.tasks import SCENES, TASKS
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "tasks"
 SIZE = 504  # px, external view; the three camera tiles stack to the same height
+DEFAULT_VIEW = ((0.45, 0.0, 0.75), 2.0, 215)  # look-at point (m), distance (m), azimuth (deg)
+KITCHEN_VIEW = ((0.75, 0.0, 0.95), 3.0, 30)
 DISHWASHER_VIEW = ((0.3, 0.35, 0.7), 2.7, 30)  # from behind the robot's right shoulder
+VIEWS = {
+    "stack_blocks": ((0.9, -0.6, 0.6), 3.2, 215),
+    "pick_box": ((0.6, -0.45, 0.75), 3.4, 50),
+    "saucepan_to_hob": ((0.7, 0.0, 0.75), 2.6, 30),
+    "store_box": ((0.7, 0.0, 0.75), 2.6, 30),
+    "store_kitchenware": ((0.7, 0.0, 0.75), 2.6, 30),
+    "store_groceries_lower": ((0.7, 0.0, 0.75), 2.8, 30),
+}
 
 
 def picture(task: str) -> np.ndarray:
@@ -25,10 +35,10 @@ def picture(task: str) -> np.ndarray:
     obs, _ = env.reset(seed=620000)
     world = env.world
     world.model.vis.global_.offwidth = world.model.vis.global_.offheight = SIZE
-    lookat = (0.9, -0.6, 0.6) if task == "stack_blocks" else (0.45, 0.0, 0.75)
-    distance = 3.2 if task == "stack_blocks" else 2.0
-    azimuth = 215
-    if TASKS[task].group == "dishwasher":
+    lookat, distance, azimuth = VIEWS.get(task, DEFAULT_VIEW)
+    if task not in VIEWS and TASKS[task].group == "kitchen counter":
+        lookat, distance, azimuth = KITCHEN_VIEW
+    if task not in VIEWS and TASKS[task].group == "dishwasher":
         lookat, distance, azimuth = DISHWASHER_VIEW
     external = world.render_view(lookat, distance, azimuth=azimuth, elevation=-30, size=SIZE)
     cams = [view.transpose(1, 2, 0).repeat(2, 0).repeat(2, 1) for view in obs["rgb_obs"]]

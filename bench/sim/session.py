@@ -60,6 +60,8 @@ class SimSession:
         self.config = config
         ctrl = config.controller
         spec, self.task = scene_spec(task, config.reach_tolerance)
+        if self.task is not None:
+            self.task.initialization_profile = config.initialization_profile
         self.world = G1World(spec, camera_size=config.camera_shape[0],
                              floating_base=floating_base,
                              render_size=EXTERNAL_SIZE if config.render_mode else None)
@@ -82,6 +84,7 @@ class SimSession:
     def _clear(self) -> None:
         self.arm_targets = c.KEYFRAME_JOINTS[15:].copy()
         self.grippers = np.zeros(2)
+        self._warming = False  # between start() and settle(): the reset warmup
         self.base_command = BaseCommand(height=DEFAULT_HEIGHT)
         self._warnings = 0
 
@@ -90,6 +93,7 @@ class SimSession:
     def start(self, seed: int | None) -> RobotState:
         """Keyframe stance and the task's seeded reset; returns the robot state."""
         self._clear()
+        self._warming = True
         self.rng = np.random.default_rng(seed)
         self.world.reset_to_keyframe()
         if self.task is not None:
@@ -101,6 +105,7 @@ class SimSession:
 
     def settle(self) -> None:
         """After the warmup: record the settled pelvis, start the base odometry there."""
+        self._warming = False
         state = self.world.robot_state()
         self.settled_pelvis = np.array([*state.base_pos, state.yaw])
         self.base_pose = self.settled_pelvis.copy()
@@ -146,6 +151,8 @@ class SimSession:
                         np.concatenate([lower.kp, c.ARM_KP, c.ARM_KP]),
                         np.concatenate([lower.kd, c.ARM_KD, c.ARM_KD]),
                         self.grippers, lower.base_pose, lower.base_velocity)
+        if self._warming and self.task is not None:
+            self.task.hold_through_warmup(self.scene)
         if lower.base_pose is not None:
             self.base_pose = np.asarray(lower.base_pose, float)
         else:

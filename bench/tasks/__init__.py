@@ -92,9 +92,9 @@ TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in _BENCHMARK + _LATER}
 BENCHMARK_TASKS: tuple[str, ...] = tuple(spec.name for spec in _BENCHMARK)
 
 def _task_classes() -> dict[str, type]:
-    from bench.tasks import dishwasher, reaching, tabletop
+    from bench.tasks import dishwasher, kitchen, reaching, tabletop
 
-    modules = (reaching, tabletop, dishwasher)
+    modules = (reaching, tabletop, dishwasher, kitchen)
     return {cls.name: cls for module in modules for cls in module.TASK_CLASSES}
 
 

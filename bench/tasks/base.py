@@ -99,6 +99,7 @@ class Task:
     """Base class: a scene, a seeded reset, success clauses and a fail-fast check."""
 
     name = ""
+    initialization_profile = "upstream"  # the config's, set by the session
 
     def build(self, spec: mujoco.MjSpec) -> None:
         """Add the task's props to the scene spec."""
@@ -118,6 +119,10 @@ class Task:
     def fail(self, scene: Scene) -> str | None:
         """The fail-fast condition: a reason when met, else None."""
         return None
+
+    def hold_through_warmup(self, scene: Scene) -> None:
+        """After each control step of the reset warmup, restore what the task's
+        initialization holds still (g1_id_v1's top drawer); by default nothing."""
 
     def metrics(self, scene: Scene) -> dict[str, float]:
         """Per-step metrics; by default each clause as 0/1."""
