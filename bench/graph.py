@@ -50,7 +50,8 @@ def argument_defaults(graph: dict[str, Any]) -> dict[str, str]:
 
 
 def parse_arguments(tokens: list[str], graph: dict[str, Any]) -> dict[str, str]:
-    """``name:=value`` tokens over the defaults; an unknown name raises ValueError."""
+    """``name:=value`` tokens over the defaults; an unknown name, or a value outside an
+    argument's ``choices``, raises ValueError."""
     values = argument_defaults(graph)
     for token in tokens:
         name, sep, value = token.partition(":=")
@@ -58,6 +59,9 @@ def parse_arguments(tokens: list[str], graph: dict[str, Any]) -> dict[str, str]:
             raise ValueError(f"argument {token!r} is not of the form name:=value")
         if name not in values:
             raise ValueError(f"unknown launch argument {name!r}; known: {sorted(values)}")
+        choices = graph["arguments"][name].get("choices")
+        if choices is not None and value not in choices:
+            raise ValueError(f"launch argument {name}:={value} is not one of {choices}")
         values[name] = value
     return values
 
@@ -83,6 +87,12 @@ def split_substitutions(value: Any) -> list[tuple[str, str]]:
     return parts
 
 
+def starts(node: dict[str, Any], arguments: dict[str, str]) -> bool:
+    """Whether a node's ``when: {argument: [values]}`` holds (no ``when``: always)."""
+    return all(arguments[name] in [str(v) for v in values]
+               for name, values in node.get("when", {}).items())
+
+
 def plan(arguments: dict[str, str], graph: dict[str, Any] | None = None) -> list[NodePlan]:
     """The nodes to start, with parameters resolved against ``arguments``."""
     graph = graph or load_graph()
@@ -90,4 +100,4 @@ def plan(arguments: dict[str, str], graph: dict[str, Any] | None = None) -> list
                      parameters={k: substitute(v, arguments)
                                  for k, v in node.get("parameters", {}).items()},
                      exit_ends_graph=bool(node.get("exit_ends_graph", False)))
-            for node in graph["nodes"]]
+            for node in graph["nodes"] if starts(node, arguments)]

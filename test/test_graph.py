@@ -82,7 +82,7 @@ def test_launch_file_and_bench_launch_describe_the_same_graph():
     description = namespace["generate_launch_description"]()
     from launch_ros.actions import Node
     nodes = [e for e in description.entities if isinstance(e, Node)]
-    assert [n.node_executable for n in nodes] == [p.executable for p in planned]
+    assert [n.node_executable for n in nodes] == [n["executable"] for n in graph["nodes"]]
 
 
 # ----- evaluations ------------------------------------------------------------------------

@@ -192,25 +192,29 @@ def test_loopback_config_keeps_discovery_off_the_network():
 
 def test_lowcmd_sets_mode_gains_and_crc():
     q = c.KEYFRAME_JOINTS + 0.01
+    record = lowcmd.lowcmd_record(5, q, c.KP, c.KD)
     command = lowcmd.lowcmd(5, q, c.KP, c.KD)
     assert command.mode_machine == 5 and command.mode_pr == 0
     assert [m.mode for m in command.motor_cmd] == [1] * 29 + [0] * 6
-    sent_q, sent_kp, sent_kd = lowcmd.command_arrays(command)
+    sent_q, sent_kp, sent_kd = lowcmd.command_arrays(record)
     np.testing.assert_allclose(sent_q, q, atol=1e-6)
     np.testing.assert_allclose(sent_kp, c.KP)
     np.testing.assert_allclose(sent_kd, c.KD)
     assert all(m.dq == 0 and m.tau == 0 for m in command.motor_cmd)
-    assert command.crc == crc.lowcmd_crc(command)
+    assert command.crc == crc.lowcmd_crc(command) == int(record["crc"])
+    assert lowcmd.crc_ok(record) and lowcmd.crc_ok(command.to_record())
     command.motor_cmd[3].q += 0.1  # any change breaks the checksum
     assert command.crc != crc.lowcmd_crc(command)
+    record["motor_cmd"]["kp"][0] += 1.0
+    assert not lowcmd.crc_ok(record)
 
 
 def test_damping_has_no_stiffness():
-    command = lowcmd.damping_lowcmd(5)
-    assert lowcmd.is_damping(command)
+    command = lowcmd.damping_record(5)
+    assert lowcmd.is_damping(command) and lowcmd.crc_ok(command)
     _, kp, kd = lowcmd.command_arrays(command)
     assert np.all(kp == 0) and np.all(kd == lowcmd.DAMPING_KD)
-    assert not lowcmd.is_damping(lowcmd.lowcmd(5, c.KEYFRAME_JOINTS, c.KP, c.KD))
+    assert not lowcmd.is_damping(lowcmd.lowcmd_record(5, c.KEYFRAME_JOINTS, c.KP, c.KD))
 
 
 def test_lowstate_reading_and_validity():
@@ -218,12 +222,13 @@ def test_lowstate_reading_and_validity():
     state.motor_state[2].q = 0.5
     state.imu_state.quaternion = [0.0, 1.0, 0.0, 0.0]
     state.crc = crc.lowstate_crc(state)
-    body = lowcmd.read_lowstate(state)
+    record = wire.LOWSTATE_CODEC.decode(state.serialize())
+    body = lowcmd.read_lowstate(record)
     assert body.q.shape == (29,) and body.q[2] == 0.5 and body.tick == 1234
     assert body.mode_machine == 5 and body.quat.tolist() == [0.0, 1.0, 0.0, 0.0]
-    assert lowcmd.lowstate_valid(state)
+    assert lowcmd.crc_ok(record) and HgLowState.from_record(record) == state
     state.tick += 1
-    assert not lowcmd.lowstate_valid(state)
+    assert not lowcmd.crc_ok(state.to_record())
 
 
 def test_gripper_mapping_round_trips():
@@ -290,16 +295,19 @@ def test_heartbeat_and_arming_refusals():
 
 # ----- the bridge's logic ---------------------------------------------------------------
 
-def _body(mode_machine: int = 5) -> lowcmd.BodyState:
+def _body(mode_machine: int = 5, now: float = 0.0) -> lowcmd.BodyState:
+    """A LowState_ whose robot clock reads ``now``."""
     return lowcmd.BodyState(q=c.KEYFRAME_JOINTS.copy(), dq=np.zeros(29),
                             quat=np.array([1.0, 0, 0, 0]), gyro=np.zeros(3),
-                            accel=np.zeros(3), tick=0, mode_machine=mode_machine)
+                            accel=np.zeros(3), tick=round(now * 1000), mode_machine=mode_machine)
 
 
-def _feed(core: BridgeCore, now: float) -> None:
-    core.on_lowstate(_body(), now)
-    core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2), now)
-    core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, now)
+def _feed(core: BridgeCore, now: float, policy: bool = True, wbc: bool = True) -> None:
+    core.on_lowstate(_body(now=now), now)
+    if policy:
+        core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2))
+    if wbc:
+        core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD)
 
 
 def test_bridge_sends_nothing_before_lowstate_and_damping_while_disarmed():
@@ -308,15 +316,15 @@ def test_bridge_sends_nothing_before_lowstate_and_damping_while_disarmed():
     core.on_lowstate(_body(), 0.0)
     tick = core.tick(0.001)
     assert tick.cmd is not None and lowcmd.is_damping(tick.cmd) and tick.grippers is None
-    assert tick.cmd.mode_machine == 5
+    assert tick.cmd["mode_machine"] == 5
     assert core.arm(0.002)[0] is False  # no policy or WBC yet
 
 
 def test_bridge_refuses_to_arm_on_a_mode_machine_mismatch():
     core = BridgeCore()
     core.on_lowstate(_body(mode_machine=3), 0.0)
-    core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2), 0.0)
-    core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, 0.0)
+    core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2))
+    core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD)
     ok, message = core.arm(0.01)
     assert not ok and "mode_machine mismatch" in message
     assert lowcmd.is_damping(core.tick(0.01).cmd)
@@ -328,18 +336,19 @@ def test_bridge_armed_clamps_logs_and_copies_mode_machine():
     assert core.arm(0.001) == (True, "armed")
     arms = c.KEYFRAME_JOINTS[15:].copy()
     arms[3] = 9.0  # left elbow far out of range
-    core.on_policy(arms, np.array([0.5, 2.0]), 0.002)
+    core.on_policy(arms, np.array([0.5, 2.0]))
     events = []
     for k in range(300):
-        tick = core.tick(0.002 + k * 0.002)
+        now = 0.002 + k * 0.002
+        tick = core.tick(now)
         events += tick.events
-        core.on_lowstate(_body(), 0.002 + k * 0.002)
-        core.on_policy(arms, np.array([0.5, 2.0]), 0.002 + k * 0.002)
-        core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, 0.002 + k * 0.002)
+        core.on_lowstate(_body(now=now), now)
+        core.on_policy(arms, np.array([0.5, 2.0]))
+        core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD)
     q, kp, _ = lowcmd.command_arrays(tick.cmd)
     elbow = c.joint_index("left_elbow_joint")
     assert q[elbow] == pytest.approx(c.JOINT_LIMITS[elbow, 1], abs=1e-6)
-    assert np.all(kp > 0) and tick.cmd.mode_machine == 5
+    assert np.all(kp > 0) and tick.cmd["mode_machine"] == 5 and lowcmd.crc_ok(tick.cmd)
     assert tick.grippers.tolist() == [0.5, 1.0]
     clamp_logs = [e for e in events if "clamped" in e]
     assert len(clamp_logs) == 1 and "left_elbow_joint 9.000 rad" in clamp_logs[0]
@@ -355,11 +364,7 @@ def test_bridge_faults_into_damping_when_a_heartbeat_stops(silent):
     while now < 0.5 and fault_at is None:
         now += 0.002
         if silent != "lowstate":
-            core.on_lowstate(_body(), now)
-        if silent != "policy":
-            core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2), now)
-        if silent != "wbc":
-            core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD, now)
+            _feed(core, now, policy=silent != "policy", wbc=silent != "wbc")
         tick = core.tick(now)
         if lowcmd.is_damping(tick.cmd):
             fault_at = now
@@ -370,11 +375,29 @@ def test_bridge_faults_into_damping_when_a_heartbeat_stops(silent):
     assert core.arm(now)[0] is False  # re-arming needs the silent source back
 
 
+def test_bridge_heartbeats_run_on_the_robot_clock():
+    """A slow host (the robot's clock at half the monotonic rate) fakes no silence."""
+    core = BridgeCore()
+    _feed(core, 0.0)
+    assert core.arm(0.0)[0]
+    for k in range(1, 200):
+        wall = k * 0.004  # targets arrive every 4 ms of host time = 2 ms of robot time
+        core.on_lowstate(_body(now=wall / 2), wall)
+        core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2))
+        if k % 30 == 0 and k <= 120:  # every 120 ms of host time, 60 of robot time
+            core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD)
+        core.tick(wall)
+        if k <= 150:  # the last answer (k = 120) is 60 ms of robot time old at k = 150
+            assert core.state is ArmState.ARMED
+    assert core.state is ArmState.FAULT and "WBC targets silent" in core.arming.reason
+
+
 def test_bridge_rejects_malformed_targets():
     core = BridgeCore()
+    core.on_lowstate(_body(), 0.0)
     with pytest.raises(ValueError, match="expected"):
-        core.on_policy(np.zeros(7), np.zeros(2), 0.0)
+        core.on_policy(np.zeros(7), np.zeros(2))
     with pytest.raises(ValueError, match="gains"):
-        core.on_wbc(np.zeros(15), np.full(15, -1.0), np.zeros(15), 0.0)
+        core.on_wbc(np.zeros(15), np.full(15, -1.0), np.zeros(15))
     assert core.policy.last is None and core.wbc.last is None
 

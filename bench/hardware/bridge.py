@@ -1,11 +1,16 @@
 """The bridge's logic: the graph's whole-body targets in, one safe LowCmd_ per tick out.
 
-Inputs, each stamped with the caller's monotonic clock (seconds):
+Inputs:
 
 * ``on_lowstate``: the robot's LowState_ (its first mode_machine is kept and copied
-  into every LowCmd_);
+  into every LowCmd_), stamped with the caller's monotonic clock;
 * ``on_policy``: the manipulation policy's arm targets and gripper closures;
 * ``on_wbc``: the lower-body controller's leg and waist targets with their gains.
+
+The policy and WBC heartbeats run on the robot's clock (LowState_.tick, ms): what
+matters is how long the robot went without fresh targets, and on the mock robot that
+clock is sim time, so a slow host does not fake silences. The LowState_ heartbeat runs
+on the monotonic clock, since the robot's clock stops when its messages do.
 
 Every ``tick`` (500 Hz on the robot) returns the LowCmd_ to send: damping unless
 ARMED; when ARMED, the latest targets through the TargetGuard (joint-limit clamp, rate
@@ -22,11 +27,10 @@ import numpy as np
 from bench.hardware.lowcmd import (
     G1_29DOF_MODE_MACHINE,
     BodyState,
-    damping_lowcmd,
-    lowcmd,
+    damping_record,
+    lowcmd_record,
 )
 from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
-from bench.hardware.unitree_idl import HgLowCmd
 from bench.robot import constants as c
 
 TICK = 0.002  # s, LowCmd_ period (500 Hz)
@@ -43,7 +47,7 @@ _LOWER = len(c.LOWER_BODY)
 class Tick:
     """What one tick sends, and what happened."""
 
-    cmd: HgLowCmd | None  # None until the first LowState_ (mode_machine unknown)
+    cmd: np.ndarray | None  # LowCmd_ record; None until the first LowState_
     grippers: np.ndarray | None  # closures to send (ARMED only), left and right
     events: list[str] = field(default_factory=list)  # for the log
 
@@ -81,7 +85,16 @@ class BridgeCore:
         self.body = body
         self.lowstate.beat(now)
 
-    def on_policy(self, arm_q: np.ndarray, grippers: np.ndarray, now: float) -> None:
+    @property
+    def robot_time(self) -> float | None:
+        """The robot's clock (s) at its latest LowState_."""
+        return None if self.body is None else self.body.tick / 1000.0
+
+    def _beat(self, heartbeat: Heartbeat) -> None:
+        if self.robot_time is not None:  # nothing counts before the robot's first message
+            heartbeat.beat(self.robot_time)
+
+    def on_policy(self, arm_q: np.ndarray, grippers: np.ndarray) -> None:
         """The policy's 14 arm targets (rad) and 2 gripper closures; raises ValueError on
         a malformed message (which then does not count as a heartbeat)."""
         arm_q, grippers = np.asarray(arm_q, float), np.asarray(grippers, float)
@@ -89,9 +102,9 @@ class BridgeCore:
             raise ValueError(f"policy targets have shapes {arm_q.shape} and {grippers.shape}; "
                              "expected (14,) arm targets and (2,) grippers")
         self.arm_q, self.grippers = arm_q, np.clip(np.nan_to_num(grippers), 0.0, 1.0)
-        self.policy.beat(now)
+        self._beat(self.policy)
 
-    def on_wbc(self, q: np.ndarray, kp: np.ndarray, kd: np.ndarray, now: float) -> None:
+    def on_wbc(self, q: np.ndarray, kp: np.ndarray, kd: np.ndarray) -> None:
         """The WBC's 15 leg/waist targets and gains; raises ValueError on bad gains."""
         q, kp, kd = (np.asarray(v, float) for v in (q, kp, kd))
         if not q.shape == kp.shape == kd.shape == (_LOWER,):
@@ -101,20 +114,24 @@ class BridgeCore:
                 and np.all((kp >= 0) & (kp <= MAX_KP)) and np.all((kd >= 0) & (kd <= MAX_KD))):
             raise ValueError(f"WBC gains outside kp in [0, {MAX_KP}], kd in [0, {MAX_KD}]")
         self.lower_q, self.lower_kp, self.lower_kd = q, kp, kd
-        self.wbc.beat(now)
+        self._beat(self.wbc)
+
+    def _clocks(self, now: float) -> dict[str, float]:
+        robot = self.robot_time if self.robot_time is not None else 0.0
+        return {self.lowstate.name: now, self.policy.name: robot, self.wbc.name: robot}
 
     def arm(self, now: float) -> tuple[bool, str]:
-        """Arm on request; refused with the reason unless everything is alive and the
-        mode_machine matches."""
+        """Arm on request (``now``: monotonic clock); refused with the reason unless
+        everything is alive and the mode_machine matches."""
         mode = self.body.mode_machine if self.body is not None else None
-        ok, message = self.arming.arm(now, self.first_mode_machine, mode)
+        ok, message = self.arming.arm(self._clocks(now), self.first_mode_machine, mode)
         if ok and self.body is not None:
             self.guard.start(self.body.q)
         return ok, message
 
-    def disarm(self) -> str:
-        """Disarm on request: damping."""
-        return self.arming.disarm()
+    def disarm(self, reason: str = "disarmed on request") -> str:
+        """Disarm: damping."""
+        return self.arming.disarm(reason)
 
     def targets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The latest whole-body (q, kp, kd) in motor order, before the guard."""
@@ -123,15 +140,15 @@ class BridgeCore:
                 np.concatenate([self.lower_kd, c.ARM_KD, c.ARM_KD]))
 
     def tick(self, now: float) -> Tick:
-        """The LowCmd_ for this tick."""
+        """The LowCmd_ for this tick (``now``: monotonic clock)."""
         events = []
-        fault = self.arming.check(now)
+        fault = self.arming.check(self._clocks(now))
         if fault is not None:
             events.append(fault)
         if self.first_mode_machine is None:
             return Tick(None, None, events)
         if self.arming.state is not ArmState.ARMED:
-            return Tick(damping_lowcmd(self.first_mode_machine), None, events)
+            return Tick(damping_record(self.first_mode_machine), None, events)
         q, kp, kd = self.targets()
         guarded = self.guard.apply(q)
         if guarded.clamped:
@@ -141,8 +158,8 @@ class BridgeCore:
         if guarded.rejected:
             events.append(f"non-finite targets held at their last value: {guarded.rejected}")
         self._clamped = guarded.clamped
-        return Tick(lowcmd(self.first_mode_machine, guarded.q, kp, kd), self.grippers.copy(),
-                    events)
+        return Tick(lowcmd_record(self.first_mode_machine, guarded.q, kp, kd),
+                    self.grippers.copy(), events)
 
 
 def _clamp_message(q: np.ndarray, joints: list[str]) -> str:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from cyclonedds.core import Qos
+import numpy as np
+from cyclonedds._clayer import ddspy_take, ddspy_write
+from cyclonedds.core import InstanceState, Qos, SampleState, ViewState
 from cyclonedds.domain import Domain, DomainParticipant
 from cyclonedds.pub import DataWriter
 from cyclonedds.qos import Policy
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
+
+from bench.hardware.wire import CdrCodec
 
 LOOPBACK = "lo"
 MAX_LOOPBACK_PARTICIPANTS = 20  # unicast discovery probes this many ports per domain
@@ -72,3 +76,20 @@ def latest(reader: DataReader) -> Any:
     """The newest unread sample of a reader, or None."""
     samples = reader.take(N=64)
     return samples[-1] if samples else None
+
+
+# The body messages skip cyclonedds's Python (de)serializer: these call the same C
+# functions as DataWriter.write and DataReader.take, with bytes from a CdrCodec.
+_ANY_SAMPLE = SampleState.Any | ViewState.Any | InstanceState.Any
+
+
+def write_record(writer: DataWriter, codec: CdrCodec, record: np.ndarray) -> None:
+    """Send a C-struct record as the writer's message type."""
+    ddspy_write(writer._ref, codec.encode(record))
+
+
+def latest_record(reader: DataReader, codec: CdrCodec) -> np.ndarray | None:
+    """The newest unread sample of a reader as a C-struct record, or None."""
+    samples = ddspy_take(reader._ref, _ANY_SAMPLE, 64)
+    valid = [data for data, info in samples if info.valid_data]
+    return codec.decode(valid[-1]) if valid else None

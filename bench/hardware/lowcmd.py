@@ -1,5 +1,8 @@
 """LowCmd_ assembly and LowState_ reading for the 29-DoF G1, and Dex1-1 gripper messages.
 
+The body messages are handled as their C-struct records (bench.hardware.wire): that is
+what the CRC covers, and what goes on the wire without per-motor Python objects.
+
 Protocol (unitree_sdk2's G1 low-level examples): ``mode_machine`` is copied from the
 robot's LowState_ (5 on the 29-DoF G1), every used motor gets mode 1 (enabled) with a
 position target, zero velocity and feed-forward torque, and its kp/kd; the CRC goes
@@ -12,14 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bench.hardware.crc import crc32_words, lowstate_crc
+from bench.hardware.crc import crc32_words
 from bench.hardware.unitree_idl import (
     GoMotorCmd,
     GoMotorCmds,
     GoMotorState,
     GoMotorStates,
     HgLowCmd,
-    HgLowState,
 )
 from bench.hardware.wire import LOWCMD_DTYPE
 from bench.robot import constants as c
@@ -37,9 +39,11 @@ DEX1_KP = 5.0  # N m/rad
 DEX1_KD = 0.05  # N m s/rad
 
 
-def lowcmd(mode_machine: int, q: np.ndarray, kp: np.ndarray, kd: np.ndarray) -> HgLowCmd:
-    """A LowCmd_ with position targets and gains for the 29 body motors, CRC set.
-    ``q``, ``kp``, ``kd`` are in Unitree motor order (rad, N m/rad, N m s/rad)."""
+def lowcmd_record(mode_machine: int, q: np.ndarray, kp: np.ndarray,
+                  kd: np.ndarray) -> np.ndarray:
+    """A LowCmd_ (as its C-struct record) with position targets and gains for the 29
+    body motors, CRC set. ``q``, ``kp``, ``kd`` are in Unitree motor order (rad,
+    N m/rad, N m s/rad)."""
     record = np.zeros((), LOWCMD_DTYPE)
     record["mode_machine"] = mode_machine
     motors = record["motor_cmd"]
@@ -47,30 +51,37 @@ def lowcmd(mode_machine: int, q: np.ndarray, kp: np.ndarray, kd: np.ndarray) -> 
     motors["mode"][:n] = MOTOR_ENABLED
     motors["q"][:n], motors["kp"][:n], motors["kd"][:n] = q, kp, kd
     record["crc"] = crc32_words(record.tobytes())
-    # The message holds the float32 numbers the CRC was computed on.
-    return HgLowCmd.from_record(record)
+    return record
 
 
-def damping_lowcmd(mode_machine: int) -> HgLowCmd:
+def lowcmd(mode_machine: int, q: np.ndarray, kp: np.ndarray, kd: np.ndarray) -> HgLowCmd:
+    """lowcmd_record as a message object (it holds the float32 values the CRC covers)."""
+    return HgLowCmd.from_record(lowcmd_record(mode_machine, q, kp, kd))
+
+
+def damping_record(mode_machine: int) -> np.ndarray:
     """The damping command: every body motor enabled with kp 0 and kd DAMPING_KD."""
     zeros = np.zeros(c.NUM_JOINTS)
-    return lowcmd(mode_machine, zeros, zeros, np.full(c.NUM_JOINTS, DAMPING_KD))
+    return lowcmd_record(mode_machine, zeros, zeros, np.full(c.NUM_JOINTS, DAMPING_KD))
 
 
-def is_damping(cmd: HgLowCmd) -> bool:
-    """True when a LowCmd_ commands no stiffness on any body motor (damping or limp)."""
-    return all(m.kp == 0.0 for m in cmd.motor_cmd[:c.NUM_JOINTS])
+def crc_ok(record: np.ndarray) -> bool:
+    """True when a LowCmd_ or LowState_ record carries the CRC of its contents."""
+    return crc32_words(record.tobytes()) == int(record["crc"])
 
 
-def command_arrays(cmd: HgLowCmd) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(q, kp, kd) of the 29 body motors of a LowCmd_; a disabled motor (mode 0) has
-    zero gains."""
-    motors = cmd.motor_cmd[:c.NUM_JOINTS]
-    enabled = np.array([m.mode == MOTOR_ENABLED for m in motors])
-    q = np.array([m.q for m in motors])
-    kp = np.array([m.kp for m in motors]) * enabled
-    kd = np.array([m.kd for m in motors]) * enabled
-    return q, kp, kd
+def command_arrays(record: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(q, kp, kd) of the 29 body motors of a LowCmd_ record; a disabled motor (mode 0)
+    has zero gains."""
+    motors = record["motor_cmd"][:c.NUM_JOINTS]
+    enabled = motors["mode"] == MOTOR_ENABLED
+    return (motors["q"].astype(float), motors["kp"] * enabled.astype(float),
+            motors["kd"] * enabled.astype(float))
+
+
+def is_damping(record: np.ndarray) -> bool:
+    """True when a LowCmd_ record commands no stiffness on any body motor."""
+    return bool(np.all(command_arrays(record)[1] == 0.0))
 
 
 @dataclass
@@ -86,19 +97,14 @@ class BodyState:
     mode_machine: int
 
 
-def read_lowstate(state: HgLowState) -> BodyState:
-    """The body's joint and IMU state from a LowState_."""
-    motors = state.motor_state[:c.NUM_JOINTS]
-    imu = state.imu_state
-    return BodyState(q=np.array([m.q for m in motors]), dq=np.array([m.dq for m in motors]),
-                     quat=np.array(imu.quaternion, float), gyro=np.array(imu.gyroscope, float),
-                     accel=np.array(imu.accelerometer, float), tick=int(state.tick),
-                     mode_machine=int(state.mode_machine))
-
-
-def lowstate_valid(state: HgLowState) -> bool:
-    """True when a LowState_ carries the CRC of its contents."""
-    return lowstate_crc(state) == state.crc
+def read_lowstate(record: np.ndarray) -> BodyState:
+    """The body's joint and IMU state from a LowState_ record."""
+    motors = record["motor_state"][:c.NUM_JOINTS]
+    imu = record["imu_state"]
+    return BodyState(q=motors["q"].astype(float), dq=motors["dq"].astype(float),
+                     quat=imu["quaternion"].astype(float), gyro=imu["gyroscope"].astype(float),
+                     accel=imu["accelerometer"].astype(float), tick=int(record["tick"]),
+                     mode_machine=int(record["mode_machine"]))
 
 
 def gripper_cmd(closure: float) -> GoMotorCmds:

@@ -30,8 +30,8 @@ import numpy as np
 
 from bench.falls import pelvis_tilt_deg
 from bench.hardware import lowcmd as lc
-from bench.hardware.crc import lowcmd_crc, lowstate_crc
-from bench.hardware.dds import LOOPBACK, DdsLink, latest
+from bench.hardware.crc import crc32_words
+from bench.hardware.dds import LOOPBACK, DdsLink, latest, latest_record, write_record
 from bench.hardware.unitree_idl import (
     DEX1_CMD_TOPICS,
     DEX1_STATE_TOPICS,
@@ -39,11 +39,10 @@ from bench.hardware.unitree_idl import (
     LOWSTATE_TOPIC,
     GoMotorCmds,
     GoMotorStates,
-    HgImuState,
     HgLowCmd,
     HgLowState,
-    HgMotorState,
 )
+from bench.hardware.wire import LOWCMD_CODEC, LOWSTATE_CODEC, LOWSTATE_DTYPE
 from bench.robot import assembly
 from bench.robot import constants as c
 from bench.sim.session import scene_spec
@@ -102,9 +101,9 @@ class MockG1:
                                          "w": round(time.time(), 4), **fields}) + "\n")
 
     def _take_commands(self) -> None:
-        cmd = latest(self.cmd_reader)
+        cmd = latest_record(self.cmd_reader, LOWCMD_CODEC)
         if cmd is not None:
-            if lowcmd_crc(cmd) != cmd.crc or cmd.mode_machine != self.mode_machine:
+            if not lc.crc_ok(cmd) or int(cmd["mode_machine"]) != self.mode_machine:
                 self.bad_crc += 1
             else:
                 self.q, self.kp, self.kd = lc.command_arrays(cmd)
@@ -135,30 +134,30 @@ class MockG1:
         w.data.ctrl[idx] = self.q
         w.data.ctrl[w.gripper_motor] = self.grippers * c.GRIPPER_TRAVEL
 
-    def lowstate(self) -> HgLowState:
-        """The LowState_ of the simulated robot now, CRC set."""
+    def lowstate(self) -> np.ndarray:
+        """The LowState_ of the simulated robot now (a C-struct record), CRC set."""
         w = self.world
         d = w.data
         quat = d.qpos[w.base_qpos + 3:w.base_qpos + 7]
-        gyro = d.qvel[w.base_qvel + 3:w.base_qvel + 6]  # body frame
         rotation = np.zeros(9)
         mujoco.mju_quat2Mat(rotation, quat)
-        accel = rotation.reshape(3, 3).T @ np.array([0.0, 0.0, GRAVITY])  # at rest
-        q, dq = d.qpos[w.qpos_index], d.qvel[w.qvel_index]
-        tau = d.actuator_force[w.motor_index]
-        motors = [HgMotorState(mode=1, q=float(q[i]), dq=float(dq[i]), tau_est=float(tau[i]))
-                  for i in range(c.NUM_JOINTS)]
-        motors += [HgMotorState() for _ in range(len(motors), 35)]
-        state = HgLowState(
-            mode_machine=self.mode_machine, tick=round(d.time * 1000) & 0xFFFFFFFF,
-            imu_state=HgImuState(quaternion=quat.tolist(), gyroscope=gyro.tolist(),
-                                 accelerometer=accel.tolist(), rpy=_rpy(quat)),
-            motor_state=motors)
-        state.crc = lowstate_crc(state)
-        return state
+        record = np.zeros((), LOWSTATE_DTYPE)
+        record["mode_machine"] = self.mode_machine
+        record["tick"] = round(d.time * 1000) & 0xFFFFFFFF  # ms
+        imu = record["imu_state"]
+        imu["quaternion"] = quat
+        imu["gyroscope"] = d.qvel[w.base_qvel + 3:w.base_qvel + 6]  # body frame
+        imu["accelerometer"] = rotation.reshape(3, 3).T @ [0.0, 0.0, GRAVITY]  # at rest
+        imu["rpy"] = _rpy(quat)
+        motors = record["motor_state"][:c.NUM_JOINTS]
+        motors["mode"] = lc.MOTOR_ENABLED
+        motors["q"], motors["dq"] = d.qpos[w.qpos_index], d.qvel[w.qvel_index]
+        motors["tau_est"] = d.actuator_force[w.motor_index]
+        record["crc"] = crc32_words(record.tobytes())
+        return record
 
     def _publish(self) -> None:
-        self.state_writer.write(self.lowstate())
+        write_record(self.state_writer, LOWSTATE_CODEC, self.lowstate())
         self._cycles += 1
         if self._cycles % GRIPPER_EVERY:
             return

@@ -95,12 +95,20 @@ class ArmState(enum.Enum):
     FAULT = "fault"
 
 
+Now = float | dict[str, float]  # one time for all watchdogs, or one per watchdog name
+
+
+def _now(now: Now, watchdog: Heartbeat) -> float:
+    return now[watchdog.name] if isinstance(now, dict) else now
+
+
 class Arming:
     """The arming state machine; starts DISARMED.
 
     ``arm`` succeeds only when every watchdog is alive and the robot's mode_machine
     is the expected one and has not changed since the first LowState_; ``check``
-    turns ARMED into FAULT when a watchdog dies.
+    turns ARMED into FAULT when a watchdog dies. Watchdogs may run on different clocks:
+    ``now`` is then a dict of times by watchdog name.
     """
 
     def __init__(self, watchdogs: list[Heartbeat], expected_mode_machine: int):
@@ -109,7 +117,7 @@ class Arming:
         self.state = ArmState.DISARMED
         self.reason = "starts disarmed"
 
-    def arm(self, now: float, first_mode_machine: int | None,
+    def arm(self, now: Now, first_mode_machine: int | None,
             mode_machine: int | None) -> tuple[bool, str]:
         """Try to arm; returns (armed, message)."""
         if first_mode_machine is None or mode_machine is None:
@@ -121,7 +129,7 @@ class Arming:
         if mode_machine != first_mode_machine:
             return False, (f"refused: mode_machine mismatch, the robot reports {mode_machine} "
                            f"but reported {first_mode_machine} at start; restart the bridge")
-        dead = [w.describe(now) for w in self.watchdogs if not w.alive(now)]
+        dead = self._dead(now)
         if dead:
             return False, "refused: " + "; ".join(dead)
         self.state, self.reason = ArmState.ARMED, "armed on request"
@@ -132,12 +140,15 @@ class Arming:
         self.state, self.reason = ArmState.DISARMED, reason
         return reason
 
-    def check(self, now: float) -> str | None:
+    def check(self, now: Now) -> str | None:
         """While ARMED, fault on the first dead watchdog; returns the fault reason once."""
         if self.state is not ArmState.ARMED:
             return None
-        dead = [w.describe(now) for w in self.watchdogs if not w.alive(now)]
+        dead = self._dead(now)
         if not dead:
             return None
         self.state, self.reason = ArmState.FAULT, "damping: " + "; ".join(dead)
         return self.reason
+
+    def _dead(self, now: Now) -> list[str]:
+        return [w.describe(_now(now, w)) for w in self.watchdogs if not w.alive(_now(now, w))]

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Mock G1 node: the project's MuJoCo G1 behind the real robot's unitree_sdk2 DDS
+interface (bench.hardware.mock_robot), on its own DDS domain over loopback. It speaks
+no ROS topics (the robot does not); it is a node so that ``ros2 launch`` and
+``bench launch`` start it like the others. ``python -m bench.hardware.mock_robot`` runs
+the same robot without ROS."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from rclpy.node import Node
+
+from bench.hardware.dds import DdsLink
+from bench.hardware.mock_robot import MockG1
+from bench.ros.params import declare
+from bench.ros.spin import run_nodes
+
+
+class MockG1Node(Node):
+    """Runs a MockG1 in a thread for the node's lifetime."""
+
+    def __init__(self, node_name: str = "mock_g1", **kwargs):
+        super().__init__(node_name, **kwargs)
+        p = declare(self, task="", seed=0, dds_domain=1, network_interface="lo", trace="")
+        # open for the node's lifetime, closed in destroy_node
+        self.trace = Path(p["trace"]).open("w") if p["trace"] else None  # noqa: SIM115
+        self.robot = MockG1(DdsLink(p["dds_domain"], p["network_interface"]), p["task"],
+                            p["seed"], trace=self.trace)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self.robot.run, args=(0.0, self._stop.is_set),
+                                        name="mock_g1", daemon=True)
+        self._thread.start()
+        self.get_logger().info(f"mock G1 on DDS domain {p['dds_domain']} via "
+                               f"{p['network_interface']}, task scene {p['task'] or 'none'}")
+
+    def destroy_node(self) -> None:
+        """Stop the simulation and close the trace."""
+        self._stop.set()
+        self._thread.join(timeout=2.0)
+        if self.robot.bad_crc or self.robot.lag_warnings:
+            self.get_logger().warning(f"{self.robot.bad_crc} LowCmd_ dropped (CRC or "
+                                      f"mode_machine), {self.robot.lag_warnings} lag resets")
+        if self.trace is not None:
+            self.trace.close()
+        super().destroy_node()
+
+
+NODE = MockG1Node  # the class that `bench launch --composed` instantiates
+
+
+def main() -> None:
+    """Run the mock robot node until shutdown."""
+    raise SystemExit(run_nodes([MockG1Node]))
+
+
+if __name__ == "__main__":
+    main()
