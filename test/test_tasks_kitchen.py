@@ -137,6 +137,16 @@ def test_props_and_parts_stay_put_through_the_warmup(task):
         env.close()
 
 
+def test_metrics_report_clauses_and_every_part_position():
+    scene, instance = scene_for("cupboards_close_all")
+    metrics = instance.metrics(scene)
+    for name, value in instance.clauses(scene).items():
+        assert metrics[name] == float(value)
+    for part in ks.ARTICULATIONS:
+        assert metrics[f"{part}_position"] == pytest.approx(ks.opening(scene, part))
+        assert 0.85 - 1e-9 <= metrics[f"{part}_position"] <= 1.0
+
+
 def test_reset_scene_has_no_interpenetration():
     for task in KITCHEN:
         scene, _ = scene_for(task)

@@ -102,6 +102,12 @@ class _Kitchen(Task):
         """Put a free body at a kitchen-local point with a yaw, at rest."""
         scene.set_free_pose(body, self.kitchen.world(x, y, z), yaw_quat(yaw))
 
+    def metrics(self, scene: Scene) -> dict[str, float]:
+        """Each clause as 0/1, and every drawer's and door's normalized position."""
+        out = super().metrics(scene)
+        out.update({f"{part}_position": ks.opening(scene, part) for part in ks.ARTICULATIONS})
+        return out
+
     def touches(self, scene: Scene, body: str, *geoms: str) -> bool:
         """The body touches any of the named geoms."""
         ids: set[int] = set()
