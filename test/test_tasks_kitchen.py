@@ -235,7 +235,7 @@ def test_cup_resets_stay_in_their_ranges():
         for cup, spot in zip(kt.CUPS, kt.SHELF_CUP_SPOTS, strict=True):
             local = t.pos(cup) - inst.kitchen.world(*spot, 0.0)
             assert np.all(np.abs(local[:2]) <= 0.02 + 1e-9)
-            assert t.touches(t.geoms(cup), t.geom("wall_shelf_bottom")) is False  # 1 mm above
+            assert t.pos(cup)[2] - kt.CUP_HEIGHT / 2 == pytest.approx(ks.WALL_BOTTOM + 0.001)
 
 
 def test_saucepan_resets_stay_in_their_ranges():
@@ -294,9 +294,8 @@ def test_grocery_resets_draw_a_random_set(task):
             assert abs(local[0]) <= kt.GROCERY_JITTER + 1e-9
             assert np.min(np.abs(np.array(kt.GROCERY_SPOTS_Y) - local[1])) <= kt.GROCERY_JITTER \
                 + 1e-9
-        ts.forward(s)
+        mujoco.mj_step(s.model, s.data, nstep=50)  # settle the last millimetre
         for name in set(ks.GROCERIES) - set(on_counter):  # the others start stored
-            mujoco.mj_step(s.model, s.data, nstep=50)
             assert inst.clauses(s)[f"{name}_stored"], (seed, name)
     assert counts == {2, 3, 4}
 
@@ -426,6 +425,22 @@ def test_held_near_misses_really_touch_a_pad():
                   "cup_b": (kt.CUP_RADIUS, 0.0, 0.0)}.get(body, (0.0, 0.0, 0.0))
         kst.held_at(body, offset)(scene)
         assert scene.held(body), task
+
+
+def test_a_box_pressed_against_the_counter_side_fails():
+    """BiGym accepts a box pressed against the side of the counter; here it fails."""
+    scene, instance = scene_for("pick_box")
+    k = instance.kitchen
+    front = k.world(0.0, -0.30, 0.0)[0]
+    # its side against the top's front edge, its bottom 0.04 m below the top (above the
+    # drawer fronts and doors)
+    scene.set_free_pose("box", [front - ks.BOX_HALF[0] + 0.0005, k.world(0, -0.30, 0)[1],
+                                k.top - 0.04 + ks.BOX_HALF[2]])
+    ts.forward(scene)
+    assert scene.touches(scene.geoms("box"), scene.geom("counter_top"))
+    clauses = instance.clauses(scene)
+    assert not clauses["box_over_counter"] and not clauses["box_bottom_on_counter"]
+    assert not instance.success(scene)
 
 
 def test_box_on_edge_is_touching_but_its_bottom_is_high():

@@ -109,7 +109,7 @@ class Kitchen:
     def over_counter(self, point: np.ndarray) -> bool:
         """The point lies above the counter top's footprint."""
         x, y = point[0] - KITCHEN_X, point[1] - self.y_offset
-        return 0.0 <= x <= COUNTER_DEPTH and abs(y) <= COUNTER_HALF_LENGTH
+        return bool(0.0 <= x <= COUNTER_DEPTH and abs(y) <= COUNTER_HALF_LENGTH)
 
     def build(self, spec: mujoco.MjSpec) -> None:
         """Add the kitchen: counter carcass, drawers, cabinets, hob, wall cabinet, shelf."""
