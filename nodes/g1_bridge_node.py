@@ -5,8 +5,11 @@ Free-running, on the steady clock. A real-time thread takes the newest LowState_
 (valid CRC) and sends a LowCmd_ every 2 ms from bench.hardware.bridge: damping until
 armed, then the latest targets (policy arms, WBC legs and waist) clamped and rate
 limited; Dex1-1 gripper commands at 100 Hz. Every 20 ms it publishes, from the
-measured state: ``/bench/observation`` and ``/bench/wbc/request`` (seed 0, control
-step k), ``/clock`` (the robot's tick), ``/bench/joint_states`` and ``/bench/imu``.
+measured state: ``/bench/observation`` and ``/bench/wbc/request`` (control step k;
+the seed field counts the arm requests granted, and k restarts at 0 on each, so the
+policy and the WBC start afresh), ``/clock`` (the robot's tick), ``/bench/joint_states``
+and ``/bench/imu``. Control steps follow the robot's clock (LowState_.tick), which on
+the mock robot is sim time, so a slow host slows the graph rather than the physics.
 
 Services ``/bench/bridge/arm`` and ``/bench/bridge/disarm`` (std_srvs/Trigger); the
 node starts disarmed, and ``/bench/bridge/state`` (std_msgs/String, latched) says
@@ -51,6 +54,8 @@ from bench.ros.spin import run_nodes
 from bench.sim.world import CONTROL_DT
 
 GRIPPER_EVERY = 5  # ticks between Dex1-1 commands (100 Hz)
+POLL = 0.004  # s between checks of the robot's clock for the next control step
+STEP_MS = round(CONTROL_DT * 1000)  # robot-clock ms per control step
 SHUTDOWN_DAMPING = 0.1  # s of damping commands sent when the node stops
 
 
@@ -76,8 +81,11 @@ class G1BridgeNode(Node):
         self.grip_readers = [self.link.reader(DEX1_STATE_TOPICS[s], GoMotorStates)
                              for s in c.GRIPPER_SIDES]
         self.closures = np.zeros(2)
-        self.step = 0
+        self.step, self.session = 0, 0
+        self.next_step: int | None = None  # robot tick (ms) of the next control step
         self.started: float | None = None
+        self.step_tick = 0.0  # robot time (s) of the latest control step
+        self.round_trips: list[float] = []  # robot-clock s from WBC request to its answer
         self.exit_code: int | None = None
         pub = self.create_publisher
         self.obs_pub = pub(msg.Observation, "/bench/observation", 10)
@@ -92,7 +100,7 @@ class G1BridgeNode(Node):
         self.create_service(Trigger, "/bench/bridge/arm", self._arm)
         self.create_service(Trigger, "/bench/bridge/disarm", self._disarm)
         self._published_state = ""
-        wall_timer(self, CONTROL_DT, self._control_step)
+        wall_timer(self, POLL, self._control_step)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._realtime, name="lowcmd", daemon=True)
         self._thread.start()
@@ -114,6 +122,8 @@ class G1BridgeNode(Node):
                     if grip is not None and grip.states:
                         self.closures[i] = lc.gripper_closure(grip)
                 tick = self.core.tick(now)
+            if tick.fault is not None:
+                self.get_logger().error(tick.fault)
             for event in tick.events:
                 self.get_logger().warning(event, throttle_duration_sec=1.0)
             if tick.cmd is not None:
@@ -137,6 +147,8 @@ class G1BridgeNode(Node):
             self.get_logger().error(f"action ignored: {error}", throttle_duration_sec=1.0)
 
     def _targets(self, targets: msg.JointTargets) -> None:
+        if targets.seed == self.session and targets.control_step == self.step - 1:
+            self.round_trips.append(self.core.robot_time - self.step_tick)
         if len(targets.base_pose):
             self.get_logger().error("floating-base targets cannot drive a robot; use a "
                                     "legged wbc_backend", throttle_duration_sec=1.0)
@@ -150,6 +162,8 @@ class G1BridgeNode(Node):
     def _arm(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
         with self.lock:
             response.success, response.message = self.core.arm(time.monotonic())
+        if response.success:
+            self.session, self.step = self.session + 1, 0
         self.get_logger().warning(f"arm request: {response.message}")
         return response
 
@@ -167,8 +181,10 @@ class G1BridgeNode(Node):
         if state != self._published_state:
             self.state_pub.publish(String(data=state))
             self._published_state = state
-        if body is None:
+        if body is None or (self.next_step is not None and body.tick < self.next_step):
             return
+        due = (self.next_step or body.tick) + STEP_MS
+        self.next_step = due if due > body.tick else body.tick + STEP_MS  # behind: skip
         now = time.monotonic()
         self.started = self.started or now
         if self.duration > 0 and now - self.started >= self.duration:
@@ -180,14 +196,21 @@ class G1BridgeNode(Node):
         m = self.mirror
         m.load(body, closures, body.tick / 1000.0)
         s = m.session
-        observation = convert.observation_msg(m.observation(), 0, self.step, stamp, ())
-        request = convert.wbc_request(m.robot_state(), s.base_command, s.arm_targets, 0,
-                                      self.step, reset=self.step == 0)
+        observation = convert.observation_msg(m.observation(), self.session, self.step, stamp,
+                                              ())
+        request = convert.wbc_request(m.robot_state(), s.base_command, s.arm_targets,
+                                      self.session, self.step, reset=self.step == 0)
         request.header.stamp = stamp
         self.obs_pub.publish(observation)
         self.wbc_pub.publish(request)
         m.advance()
         self.step += 1
+        self.step_tick = body.tick / 1000.0
+        if len(self.round_trips) >= 250:  # about every 5 s
+            trips = np.array(self.round_trips) * 1000
+            self.get_logger().info(f"WBC round trip on the robot clock: mean {trips.mean():.1f} "
+                                   f"ms, max {trips.max():.1f} ms")
+            self.round_trips.clear()
 
     def _publish_sensors(self, body: lc.BodyState, closures: np.ndarray, stamp) -> None:
         joints = JointState(name=[*c.JOINTS, *c.GRIPPER_JOINTS],

@@ -49,7 +49,8 @@ class Tick:
 
     cmd: np.ndarray | None  # LowCmd_ record; None until the first LowState_
     grippers: np.ndarray | None  # closures to send (ARMED only), left and right
-    events: list[str] = field(default_factory=list)  # for the log
+    events: list[str] = field(default_factory=list)  # clamps and rejections, for the log
+    fault: str | None = None  # set on the tick a watchdog turned ARMED into FAULT
 
 
 class BridgeCore:
@@ -141,14 +142,12 @@ class BridgeCore:
 
     def tick(self, now: float) -> Tick:
         """The LowCmd_ for this tick (``now``: monotonic clock)."""
-        events = []
+        events: list[str] = []
         fault = self.arming.check(self._clocks(now))
-        if fault is not None:
-            events.append(fault)
         if self.first_mode_machine is None:
-            return Tick(None, None, events)
+            return Tick(None, None, events, fault)
         if self.arming.state is not ArmState.ARMED:
-            return Tick(damping_record(self.first_mode_machine), None, events)
+            return Tick(damping_record(self.first_mode_machine), None, events, fault)
         q, kp, kd = self.targets()
         guarded = self.guard.apply(q)
         if guarded.clamped:

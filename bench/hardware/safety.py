@@ -12,10 +12,16 @@ import numpy as np
 
 from bench.robot import constants as c
 
-# Position targets may move at most this fast (rad/s). Far above what the lower-body
-# controllers ask while walking (a few rad/s), so it only bites on jumps, e.g. the
-# first targets after arming, which then take 0.1 s per rad instead of one tick.
-MAX_TARGET_SPEED = 10.0
+# Position targets may move at most this fast (rad/s): about the G1 motors' top speed
+# (bench.robot.constants.JOINT_VELOCITY_LIMIT), so a target that moves faster is wrong.
+# It spreads a jump over a few ticks without adding lag to what the lower-body
+# controllers ask while walking (at 10 rad/s the embedded WBC stumbled under a 4 ms
+# answer delay on the mock robot; at 40 rad/s it stood).
+MAX_TARGET_SPEED = 40.0
+# After arming, the command blends from the measured pose into the targets over this
+# many seconds (then follows them): the robot eases from where it hangs into the
+# controller's pose, as Unitree's deployment examples move to the start pose first.
+ARMING_RAMP = 0.5
 
 
 @dataclass
@@ -30,22 +36,33 @@ class GuardResult:
 class TargetGuard:
     """Clamps position targets to the joint limits and limits their change per tick.
 
-    ``start(q)`` sets the rate limiter's origin, the measured positions at arming, so
-    the first armed targets are approached at MAX_TARGET_SPEED rather than jumped to.
-    A non-finite target is rejected: the joint keeps its previous target.
+    ``start(q)`` sets the origin, the measured positions at arming; for ``ramp``
+    seconds the command blends linearly from there into the (clamped) targets, then
+    follows them. Either way it moves at most ``max_speed``. A non-finite target is
+    rejected: the joint keeps its previous target.
     """
 
     def __init__(self, dt: float, max_speed: float = MAX_TARGET_SPEED,
-                 limits: np.ndarray = c.JOINT_LIMITS):
-        if dt <= 0 or max_speed <= 0:
-            raise ValueError(f"dt ({dt}) and max_speed ({max_speed}) must be positive")
+                 ramp: float = ARMING_RAMP, limits: np.ndarray = c.JOINT_LIMITS):
+        if dt <= 0 or max_speed <= 0 or ramp < 0:
+            raise ValueError(f"dt ({dt}) and max_speed ({max_speed}) must be positive, "
+                             f"ramp ({ramp}) not negative")
         self.max_step = max_speed * dt  # rad per tick
+        self.ramp_ticks = max(1, round(ramp / dt))
         self.low, self.high = limits[:, 0], limits[:, 1]
         self.last: np.ndarray | None = None
+        self.origin: np.ndarray | None = None
+        self.ticks = 0  # since start()
+
+    @property
+    def easing(self) -> bool:
+        """True while the command still blends in from the pose at arming."""
+        return self.ticks < self.ramp_ticks
 
     def start(self, q_measured: np.ndarray) -> None:
         """Begin from the measured joint positions (clamped into the limits)."""
         self.last = np.clip(np.asarray(q_measured, float), self.low, self.high)
+        self.origin, self.ticks = self.last.copy(), 0
 
     def apply(self, target: np.ndarray) -> GuardResult:
         """The targets to send this tick."""
@@ -56,7 +73,11 @@ class TargetGuard:
         wanted = np.where(finite, target, self.last)
         clipped = np.clip(wanted, self.low, self.high)
         outside = finite & (clipped != wanted)
-        step = np.clip(clipped - self.last, -self.max_step, self.max_step)
+        goal = clipped
+        if self.easing and self.origin is not None:
+            self.ticks += 1
+            goal = self.origin + self.ticks / self.ramp_ticks * (clipped - self.origin)
+        step = np.clip(goal - self.last, -self.max_step, self.max_step)
         self.last = self.last + step
         return GuardResult(q=self.last.copy(),
                            clamped=[c.JOINTS[i] for i in np.flatnonzero(outside)],
