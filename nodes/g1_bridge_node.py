@@ -32,7 +32,7 @@ from std_srvs.srv import Trigger
 
 from bench import msg
 from bench.hardware import lowcmd as lc
-from bench.hardware.bridge import TICK, BridgeCore
+from bench.hardware.bridge import HEARTBEAT_TIMEOUT, LOWSTATE_TIMEOUT, TICK, BridgeCore
 from bench.hardware.dds import DdsLink, latest, latest_record, write_record
 from bench.hardware.mirror import RobotMirror
 from bench.hardware.unitree_idl import (
@@ -66,7 +66,8 @@ class G1BridgeNode(Node):
         super().__init__(node_name, **kwargs)
         p = declare(self, task="flip_cup", wbc_backend="", overrides="{}", dds_domain=1,
                     network_interface="lo", expected_mode_machine=lc.G1_29DOF_MODE_MACHINE,
-                    heartbeat_timeout=0.075, lowstate_timeout=0.1, duration=0.0)
+                    heartbeat_timeout=HEARTBEAT_TIMEOUT, lowstate_timeout=LOWSTATE_TIMEOUT,
+                    duration=0.0)
         self.duration = p["duration"]
         self.mirror = RobotMirror(p["task"], episode_config(p["task"], p["wbc_backend"],
                                                             p["overrides"]))

@@ -1,0 +1,195 @@
+"""The hardware path end to end: policy -> WBC -> g1_bridge -> DDS -> mock G1 (MuJoCo)
+-> DDS -> g1_bridge -> graph, free-running, as ``driver:=mock_g1`` starts it, with the
+mock robot on a bare floor (the task's table would be in the way of a 2 m walk). Each
+test uses its own ROS_DOMAIN_ID and its own unitree DDS domain (ROS domain - 100) over
+loopback. The mock robot's trace gives sim time, pelvis and damping switches."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench import graph as graph_description
+from bench.launcher import node_command
+
+rclpy = pytest.importorskip("rclpy", reason="the ROS 2 wheels (ros-rclpy) are not installed")
+
+TEST_DIR = str(Path(__file__).parent)
+NO_CAMERAS = '{"camera_keys": []}'  # the bridge has no cameras
+STOOD_Z = 0.6  # m; the pelvis above this and tilted less than STOOD_TILT counts as standing
+STOOD_TILT = 20.0  # degrees
+
+
+def _env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in (TEST_DIR, os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path)
+
+
+class MockGraph:
+    """The driver:=mock_g1 graph, one process per node, and the mock robot's trace."""
+
+    def __init__(self, ros_domain: int, tmp_path: Path, policy: str):
+        self.trace = tmp_path / "mock_trace.jsonl"
+        arguments = graph_description.parse_arguments(
+            ["driver:=mock_g1", "task:=flip_cup", "mock_scene:=none", f"policy:={policy}",
+             f"overrides:={NO_CAMERAS}", f"dds_domain:={ros_domain - 100}",
+             f"mock_trace:={self.trace}"], graph_description.load_graph())
+        self.nodes = {n.name: n for n in graph_description.plan(arguments)}
+        self.logs = {name: (tmp_path / f"{name}.log").open("w") for name in self.nodes}
+        self.killed: set[str] = set()
+        self.processes = {name: subprocess.Popen(node_command(n), env=_env(),
+                                                 stdout=self.logs[name],
+                                                 stderr=subprocess.STDOUT)
+                          for name, n in self.nodes.items()}
+
+    def arm(self, timeout: float = 120.0) -> str:
+        """Call /bench/bridge/arm until it is granted (the nodes take a while to start)."""
+        from std_srvs.srv import Trigger
+        rclpy.init()
+        node = rclpy.create_node("test_arm")
+        try:
+            client = node.create_client(Trigger, "/bench/bridge/arm")
+            deadline, message = time.monotonic() + timeout, "no answer"
+            while time.monotonic() < deadline:
+                if client.wait_for_service(timeout_sec=1.0):
+                    future = client.call_async(Trigger.Request())
+                    rclpy.spin_until_future_complete(node, future, timeout_sec=5.0)
+                    if future.result() is not None:
+                        message = future.result().message
+                        if future.result().success:
+                            return message
+                time.sleep(0.5)
+            raise AssertionError(f"the bridge never armed: {message}")
+        finally:
+            node.destroy_node()
+            rclpy.shutdown()
+
+    def lines(self) -> list[dict]:
+        """The trace so far (a partly written last line is left out)."""
+        if not self.trace.exists():
+            return []
+        out = []
+        for line in self.trace.read_text().splitlines():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+        return out
+
+    def wait_for(self, predicate, timeout: float, what: str) -> list[dict]:
+        """Poll the trace until ``predicate(lines)`` holds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            lines = self.lines()
+            if predicate(lines):
+                return lines
+            dead = [n for n, p in self.processes.items()
+                    if p.poll() is not None and n not in self.killed]
+            assert not dead, f"node(s) {dead} exited: " + self.log_tail(dead[0])
+            time.sleep(0.5)
+        raise AssertionError(f"timed out waiting for {what}; bridge log: "
+                             + self.log_tail("g1_bridge"))
+
+    def log_tail(self, name: str) -> str:
+        """The last lines a node printed."""
+        self.logs[name].flush()
+        return Path(self.logs[name].name).read_text()[-3000:]
+
+    def stop(self) -> None:
+        """SIGINT the bridge (it sends damping as it exits), then the other nodes."""
+        bridge = self.processes["g1_bridge"]
+        for process in [bridge, *self.processes.values()]:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+            if process is bridge:
+                try:
+                    bridge.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    bridge.kill()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        for log in self.logs.values():
+            log.close()
+
+
+def _pelvis(lines: list[dict]) -> list[dict]:
+    return [line for line in lines if "z" in line]
+
+
+def _distance(a: dict, b: dict) -> float:
+    return float(np.hypot(b["x"] - a["x"], b["y"] - a["y"]))
+
+
+def _released_at(lines: list[dict]) -> float | None:
+    """Sim time the gantry let go (1 s after the first stiff command)."""
+    stiff = [line["t"] for line in lines if line.get("event") == "stiff"]
+    return stiff[0] + 1.0 if stiff else None
+
+
+def test_mock_g1_stands_30_s_then_walks_2_m(ros_domain, tmp_path):
+    graph = MockGraph(ros_domain, tmp_path, "walk_policy:stand_31s_then_walk")
+    try:
+        assert graph.arm() == "armed"
+
+        def walked(lines):
+            start = _released_at(lines)
+            assert not (start and any(e.get("event") == "damping" and e["t"] > start
+                                      for e in lines)), "damping while standing or walking"
+            after = [p for p in _pelvis(lines) if start and p["t"] >= start + 30.0]
+            return bool(after) and _distance(after[0], after[-1]) >= 2.0
+
+        lines = graph.wait_for(walked, timeout=400, what="30 s standing and a 2 m walk")
+    finally:
+        graph.stop()
+    released = _released_at(lines)
+    pelvis = _pelvis(lines)
+    standing = [p for p in pelvis if released <= p["t"] <= released + 30.0]
+    assert standing[-1]["t"] - standing[0]["t"] >= 29.9
+    assert all(p["z"] > STOOD_Z and p["tilt"] < STOOD_TILT for p in standing), \
+        "the mock G1 did not stand for 30 s"
+    walking = [p for p in pelvis if p["t"] >= released + 30.0]
+    assert all(p["z"] > STOOD_Z and p["tilt"] < STOOD_TILT for p in walking), "it fell walking"
+    assert _distance(walking[0], walking[-1]) >= 2.0
+    assert not any(line.get("event") == "damping" for line in lines
+                   if line["t"] > released), "the bridge went to damping while walking"
+    events = [e["event"] for e in graph.lines() if "event" in e and e["event"] != "lag"]
+    assert events[-1] == "damping", "no damping after the bridge was stopped (clean shutdown)"
+
+
+@pytest.mark.parametrize("victim", ["policy", "wbc"])
+def test_killing_a_graph_node_puts_the_mock_g1_into_damping_within_100_ms(
+        ros_domain, tmp_path, victim):
+    graph = MockGraph(ros_domain, tmp_path, "bench.policies.builtin:hold")
+    try:
+        graph.arm()
+        lines = graph.wait_for(
+            lambda ls: _released_at(ls) is not None
+            and any(p["t"] > _released_at(ls) + 1.0 for p in _pelvis(ls)),
+            timeout=120, what="the mock G1 standing on its own")
+        killed_wall = time.time()
+        graph.processes[victim].kill()
+        graph.killed.add(victim)
+        lines = graph.wait_for(
+            lambda ls: any(e.get("event") == "damping" and e["w"] > killed_wall for e in ls),
+            timeout=30, what="damping after the kill")
+    finally:
+        graph.stop()
+    # The kill's sim time, interpolated between the trace lines written around it.
+    pairs = np.array([(line["w"], line["t"]) for line in _pelvis(lines)])
+    killed_sim = float(np.interp(killed_wall, pairs[:, 0], pairs[:, 1]))
+    damped_sim = min(e["t"] for e in lines
+                     if e.get("event") == "damping" and e["w"] > killed_wall)
+    delay = damped_sim - killed_sim
+    assert 0.0 < delay <= 0.100, f"damping {delay * 1000:.0f} ms of sim time after the kill"
+    stood = [p for p in _pelvis(lines) if _released_at(lines) <= p["t"] <= killed_sim]
+    assert np.all([p["z"] > STOOD_Z for p in stood])  # it was standing when it happened
