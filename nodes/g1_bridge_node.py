@@ -204,6 +204,8 @@ class G1BridgeNode(Node):
         request.header.stamp = stamp
         self.obs_pub.publish(observation)
         self.wbc_pub.publish(request)
+        with self.lock:
+            self.core.on_request()
         m.advance()
         self.step += 1
         self.step_tick = body.tick / 1000.0

@@ -306,6 +306,19 @@ def test_heartbeat_and_arming_refusals():
     assert arming.state is ArmState.DISARMED
 
 
+def test_heartbeat_counts_from_the_oldest_unanswered_request():
+    beat = Heartbeat("WBC targets", 0.07, answers=True)
+    assert not beat.alive(0.0)  # never answered
+    beat.beat(0.0)
+    assert beat.alive(0.5)  # nothing asked since: a quiet requester is nobody's fault
+    beat.expect(0.5)
+    beat.expect(0.52)  # the oldest request counts
+    assert beat.alive(0.57) and not beat.alive(0.571)
+    assert "silent for 0.080 s" in beat.describe(0.58)
+    beat.beat(0.58)
+    assert beat.alive(1.0)
+
+
 # ----- the bridge's logic ---------------------------------------------------------------
 
 def _body(mode_machine: int = 5, now: float = 0.0) -> lowcmd.BodyState:
@@ -375,9 +388,10 @@ def test_bridge_faults_into_damping_when_a_heartbeat_stops(silent):
     assert core.arm(0.0)[0]
     now, fault_at = 0.0, None
     while now < 0.5 and fault_at is None:
-        now += 0.002
+        now = round(now + 0.002, 3)
         if silent != "lowstate":
             _feed(core, now, policy=silent != "policy", wbc=silent != "wbc")
+        core.on_request()  # every tick here: the silence counts from the first one
         tick = core.tick(now)
         if lowcmd.is_damping(tick.cmd):
             fault_at = now
@@ -388,6 +402,22 @@ def test_bridge_faults_into_damping_when_a_heartbeat_stops(silent):
     assert core.arm(now)[0] is False  # re-arming needs the silent source back
 
 
+def test_bridge_damps_70_ms_after_the_first_unanswered_request():
+    core = BridgeCore()
+    _feed(core, 0.0)
+    assert core.arm(0.0)[0]
+    killed_at, now, damped_at = 0.101, 0.0, None
+    while damped_at is None and now < 1.0:
+        now = round(now + 0.002, 3)
+        _feed(core, now, wbc=now < killed_at)  # the WBC answers at once until killed
+        if round(now * 1000) % 20 == 0:
+            core.on_request()
+        if lowcmd.is_damping(core.tick(now).cmd):
+            damped_at = now
+    # the request of 0.100 (after that tick's answer) is never answered: + 70 ms, next tick
+    assert damped_at == pytest.approx(0.172) and damped_at - killed_at < 0.1
+
+
 def test_bridge_heartbeats_run_on_the_robot_clock():
     """A slow host (the robot's clock at half the monotonic rate) fakes no silence."""
     core = BridgeCore()
@@ -396,11 +426,12 @@ def test_bridge_heartbeats_run_on_the_robot_clock():
     for k in range(1, 200):
         wall = k * 0.004  # targets arrive every 4 ms of host time = 2 ms of robot time
         core.on_lowstate(_body(now=wall / 2), wall)
+        core.on_request()
         core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2))
         if k % 30 == 0 and k <= 120:  # every 120 ms of host time, 60 of robot time
             core.on_wbc(c.KEYFRAME_JOINTS[:15], c.LOWER_BODY_KP, c.LOWER_BODY_KD)
         core.tick(wall)
-        if k <= 150:  # the last answer (k = 120) is 60 ms of robot time old at k = 150
+        if k <= 150:  # the request after the last answer (k = 120) is 58 ms old at k = 150
             assert core.state is ArmState.ARMED
     assert core.state is ArmState.FAULT and "WBC targets silent" in core.arming.reason
 
@@ -414,3 +445,114 @@ def test_bridge_rejects_malformed_targets():
         core.on_wbc(np.zeros(15), np.full(15, -1.0), np.zeros(15))
     assert core.policy.last is None and core.wbc.last is None
 
+
+
+# ----- free-running monitor -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def flip_cup_scene():
+    """flip_cup's compiled scene, reset and then put into a constructed success state."""
+    import mujoco
+    from task_states import success_state
+
+    from bench.env import official_config
+    from bench.robot import assembly
+    from bench.sim.session import monitor_model
+    from bench.tasks.base import Scene
+
+    model, task = monitor_model("flip_cup", official_config("flip_cup"))
+    data = mujoco.MjData(model)
+    data.qpos[:] = assembly.keyframe_qpos(model)
+    scene = Scene(model, data)
+    task.reset(scene, np.random.default_rng(0))
+    mujoco.mj_forward(model, data)
+    success_state("flip_cup", scene)
+    mujoco.mj_forward(model, data)
+    return model, task, data
+
+
+def _feed_poses(monitor, model, data, now, bodies=None):
+    for body in bodies if bodies is not None else monitor.tracked:
+        b = model.body(body)
+        monitor.set_pose(body, data.xpos[b.id], data.xquat[b.id], now)
+
+
+def test_free_running_monitor_tracks_the_pelvis_and_the_props(flip_cup_scene):
+    from bench.hardware.free_running import FreeRunningMonitor
+    model, task, _ = flip_cup_scene
+    monitor = FreeRunningMonitor(task, model, hold_steps=3)
+    assert monitor.tracked[0] == "pelvis" and "cup" in monitor.tracked
+
+
+def test_free_running_monitor_reports_the_predicate_unavailable_without_poses(flip_cup_scene):
+    from bench.hardware.free_running import AVAILABLE, FreeRunningMonitor
+    model, task, data = flip_cup_scene
+    joints = np.array([data.qpos[model.joint(j).qposadr[0]] for j in c.JOINTS])
+    monitor = FreeRunningMonitor(task, model, hold_steps=3)
+    _feed_poses(monitor, model, data, 0.0, bodies=["pelvis"])  # no cup pose
+    for step in range(5):
+        status = monitor.update(np.array([1.0, 0, 0, 0]), joints, np.zeros(2), 0.02 * step)
+    assert not status.done and not status.success and status.held_steps == 0
+    assert status.metrics == {AVAILABLE: 0.0}
+    assert status.reason.startswith("predicate unavailable")
+    assert "/bench/mocap/cup/pose" in status.reason and "pelvis" not in status.reason
+    _feed_poses(monitor, model, data, 0.0)
+    stale = monitor.update(np.array([1.0, 0, 0, 0]), joints, np.zeros(2), 1.0)  # 1 s old
+    assert stale.metrics == {AVAILABLE: 0.0} and "/bench/mocap/pelvis/pose" in stale.reason
+
+
+def test_free_running_monitor_holds_success_from_mocap_poses(flip_cup_scene):
+    from bench.hardware.free_running import AVAILABLE, FreeRunningMonitor
+    model, task, data = flip_cup_scene
+    joints = np.array([data.qpos[model.joint(j).qposadr[0]] for j in c.JOINTS])
+    monitor = FreeRunningMonitor(task, model, hold_steps=3)
+    held = []
+    for step in range(3):
+        now = 0.02 * step
+        _feed_poses(monitor, model, data, now)
+        final = monitor.update(np.array([1.0, 0, 0, 0]), joints, np.zeros(2), now)
+        held.append((final.held_steps, final.done))
+    assert held == [(1, False), (2, False), (3, True)]
+    assert final.done and final.success and final.termination.value == "success"
+    assert final.metrics[AVAILABLE] == 1.0 and not final.fell
+
+
+def test_free_running_monitor_latches_a_fall_from_the_imu(flip_cup_scene):
+    from bench.hardware.free_running import FreeRunningMonitor
+    model, task, _ = flip_cup_scene
+    monitor = FreeRunningMonitor(task, model, hold_steps=3)
+    upright = monitor.update(np.array([1.0, 0, 0, 0]), np.zeros(29), np.zeros(2), 0.0)
+    assert not upright.fell
+    half = np.radians(60.0) / 2  # 60 degrees of tilt, no mocap needed
+    tilted = monitor.update(np.array([np.cos(half), np.sin(half), 0, 0]), np.zeros(29),
+                            np.zeros(2), 0.02)
+    assert tilted.fell
+    again = monitor.update(np.array([1.0, 0, 0, 0]), np.zeros(29), np.zeros(2), 0.04)
+    assert again.fell  # latched
+    monitor.reset()
+    assert not monitor.update(np.array([1.0, 0, 0, 0]), np.zeros(29), np.zeros(2), 0.06).fell
+
+
+# ----- the mirror of the robot ------------------------------------------------------------
+
+def test_mirror_gives_the_simulators_layouts_from_measured_state():
+    from bench.hardware.mirror import RobotMirror
+    from bench.ros.params import episode_config
+    config = episode_config("flip_cup", "", '{"camera_keys": []}')
+    mirror = RobotMirror("flip_cup", config)
+    body = _body()
+    body.q = c.KEYFRAME_JOINTS + 0.01
+    body.gyro = np.array([0.1, -0.2, 0.3])
+    half = np.radians(10) / 2
+    body.quat = np.array([np.cos(half), 0.0, np.sin(half), 0.0])
+    mirror.load(body, np.array([0.25, 1.0]), time=3.0, pelvis=np.array([1.0, 2.0, 0.7]))
+    state = mirror.robot_state()
+    np.testing.assert_allclose(state.joint_pos, body.q)
+    np.testing.assert_allclose(state.base_ang_vel, body.gyro)
+    np.testing.assert_allclose(state.base_pos, [1.0, 2.0, 0.7])
+    assert state.time == 3.0 and state.projected_gravity[0] == pytest.approx(np.sin(2 * half))
+    observation = mirror.observation()
+    assert observation["low_dim"].shape == mirror.session.observe()["low_dim"].shape
+    assert observation["rgb_obs"].shape[0] == 0
+    with pytest.raises(ValueError, match="camera_keys"):
+        RobotMirror("flip_cup", episode_config("flip_cup", "", "{}"))

@@ -7,8 +7,10 @@ Inputs:
 * ``on_policy``: the manipulation policy's arm targets and gripper closures;
 * ``on_wbc``: the lower-body controller's leg and waist targets with their gains.
 
-The policy and WBC heartbeats run on the robot's clock (LowState_.tick, ms): what
-matters is how long the robot went without fresh targets, and on the mock robot that
+The policy and WBC heartbeats run on the robot's clock (LowState_.tick, ms), and count
+from the oldest request they have not answered (``on_request``, each control step): a
+killed node is noticed HEARTBEAT_TIMEOUT after the first request it misses, while a
+pause of the bridge itself (no requests) is not blamed on them. On the mock robot that
 clock is sim time, so a slow host does not fake silences. The LowState_ heartbeat runs
 on the monotonic clock, since the robot's clock stops when its messages do.
 
@@ -34,8 +36,9 @@ from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
 from bench.robot import constants as c
 
 TICK = 0.002  # s, LowCmd_ period (500 Hz)
-HEARTBEAT_TIMEOUT = 0.09  # s of robot time; a killed node's silence is noticed 90-92 ms
-# after its last message and the robot damps within 2 ms more: inside 100 ms of the kill
+HEARTBEAT_TIMEOUT = 0.07  # s of robot time. A killed node misses the next request at
+# most one 20 ms control step after the kill; 70 ms later the bridge damps, and the
+# robot has the damping command within one 2 ms tick more: within 94 ms of the kill.
 LOWSTATE_TIMEOUT = 0.1  # s; the robot sends LowState_ at 500 Hz
 MAX_KP = 500.0  # N m/rad, largest stiffness accepted from the graph
 MAX_KD = 50.0  # N m s/rad
@@ -59,8 +62,8 @@ class BridgeCore:
     def __init__(self, heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
                  lowstate_timeout: float = LOWSTATE_TIMEOUT,
                  expected_mode_machine: int = G1_29DOF_MODE_MACHINE, dt: float = TICK):
-        self.policy = Heartbeat("policy action", heartbeat_timeout)
-        self.wbc = Heartbeat("WBC targets", heartbeat_timeout)
+        self.policy = Heartbeat("policy action", heartbeat_timeout, answers=True)
+        self.wbc = Heartbeat("WBC targets", heartbeat_timeout, answers=True)
         self.lowstate = Heartbeat("LowState_", lowstate_timeout)
         self.arming = Arming([self.lowstate, self.policy, self.wbc], expected_mode_machine)
         self.guard = TargetGuard(dt)
@@ -94,6 +97,12 @@ class BridgeCore:
     def _beat(self, heartbeat: Heartbeat) -> None:
         if self.robot_time is not None:  # nothing counts before the robot's first message
             heartbeat.beat(self.robot_time)
+
+    def on_request(self) -> None:
+        """A control step's requests (observation, WBC request) went out."""
+        if self.robot_time is not None:
+            self.policy.expect(self.robot_time)
+            self.wbc.expect(self.robot_time)
 
     def on_policy(self, arm_q: np.ndarray, grippers: np.ndarray) -> None:
         """The policy's 14 arm targets (rad) and 2 gripper closures; raises ValueError on

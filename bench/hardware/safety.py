@@ -85,26 +85,45 @@ class TargetGuard:
 
 
 class Heartbeat:
-    """A watchdog: alive while the last beat is at most ``timeout`` seconds old."""
+    """A watchdog: alive while the last beat is at most ``timeout`` seconds old.
 
-    def __init__(self, name: str, timeout: float):
+    ``answers=True`` makes it the watchdog of a source that answers requests: call
+    ``expect`` when a request goes out; it is alive (after its first beat) while its
+    oldest unanswered request is at most ``timeout`` old, so a pause of the requester
+    itself does not count as the source's silence.
+    """
+
+    def __init__(self, name: str, timeout: float, answers: bool = False):
         self.name = name
         self.timeout = timeout
+        self.answers = answers
         self.last: float | None = None
+        self.waiting_since: float | None = None  # oldest unanswered request
+
+    def expect(self, now: float) -> None:
+        """A request went out at ``now``; an answer is due within the timeout."""
+        if self.waiting_since is None:
+            self.waiting_since = now
 
     def beat(self, now: float) -> None:
-        """Record a sign of life."""
-        self.last = now
+        """Record a sign of life (an answer)."""
+        self.last, self.waiting_since = now, None
+
+    def _since(self) -> float | None:
+        """Start of the silence that counts (None: none counts)."""
+        return self.waiting_since if self.answers else self.last
 
     def alive(self, now: float) -> bool:
-        """True when a beat came within the timeout."""
-        return self.last is not None and now - self.last <= self.timeout
+        """True once a beat came, and the silence that counts is within the timeout."""
+        since = self._since()
+        return self.last is not None and (since is None or now - since <= self.timeout)
 
     def describe(self, now: float) -> str:
         """Why it is not alive, for logs and refusals."""
-        if self.last is None:
+        since = self._since()
+        if self.last is None or since is None:
             return f"no {self.name} yet"
-        return f"{self.name} silent for {now - self.last:.3f} s (limit {self.timeout:g} s)"
+        return f"{self.name} silent for {now - since:.3f} s (limit {self.timeout:g} s)"
 
 
 class ArmState(enum.Enum):
