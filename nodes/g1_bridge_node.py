@@ -9,7 +9,8 @@ measured state: ``/bench/observation`` and ``/bench/wbc/request`` (control step 
 the seed field counts the arm requests granted, and k restarts at 0 on each, so the
 policy and the WBC start afresh), ``/clock`` (the robot's tick), ``/bench/joint_states``
 and ``/bench/imu``. Control steps follow the robot's clock (LowState_.tick), which on
-the mock robot is sim time, so a slow host slows the graph rather than the physics.
+the mock robot is sim time, so a slow host slows the graph rather than the physics;
+the LowCmd_ thread wakes the executor (a guard condition) as soon as one is due.
 
 Services ``/bench/bridge/arm`` and ``/bench/bridge/disarm`` (std_srvs/Trigger); the
 node starts disarmed, and ``/bench/bridge/state`` (std_msgs/String, latched) says
@@ -32,31 +33,19 @@ from std_srvs.srv import Trigger
 
 from bench import msg
 from bench.hardware import lowcmd as lc
-from bench.hardware.bridge import HEARTBEAT_TIMEOUT, LOWSTATE_TIMEOUT, TICK, BridgeCore
-from bench.hardware.dds import DdsLink, latest, latest_record, write_record
+from bench.hardware.bridge import HEARTBEAT_TIMEOUT, LOWSTATE_TIMEOUT, BridgeCore
+from bench.hardware.dds import DdsLink
 from bench.hardware.mirror import RobotMirror
-from bench.hardware.unitree_idl import (
-    DEX1_CMD_TOPICS,
-    DEX1_STATE_TOPICS,
-    LOWCMD_TOPIC,
-    LOWSTATE_TOPIC,
-    GoMotorCmds,
-    GoMotorStates,
-    HgLowCmd,
-    HgLowState,
-)
-from bench.hardware.wire import LOWCMD_CODEC, LOWSTATE_CODEC
-from bench.robot import constants as c
+from bench.hardware.realtime import LowCmdLoop
 from bench.ros import convert
+from bench.ros import hardware as hw
 from bench.ros.lockstep import wall_timer
 from bench.ros.params import declare, episode_config
 from bench.ros.spin import run_nodes
 from bench.sim.world import CONTROL_DT
 
-GRIPPER_EVERY = 5  # ticks between Dex1-1 commands (100 Hz)
-POLL = 0.004  # s between checks of the robot's clock for the next control step
+STATE_PERIOD = 0.05  # s between checks of the arming state without LowState_
 STEP_MS = round(CONTROL_DT * 1000)  # robot-clock ms per control step
-SHUTDOWN_DAMPING = 0.1  # s of damping commands sent when the node stops
 
 
 class G1BridgeNode(Node):
@@ -74,14 +63,12 @@ class G1BridgeNode(Node):
         self.core = BridgeCore(p["heartbeat_timeout"], p["lowstate_timeout"],
                                p["expected_mode_machine"])
         self.lock = threading.Lock()
-        self.link = DdsLink(p["dds_domain"], p["network_interface"])
-        self.cmd_writer = self.link.writer(LOWCMD_TOPIC, HgLowCmd)
-        self.state_reader = self.link.reader(LOWSTATE_TOPIC, HgLowState)
-        self.grip_writers = [self.link.writer(DEX1_CMD_TOPICS[s], GoMotorCmds)
-                             for s in c.GRIPPER_SIDES]
-        self.grip_readers = [self.link.reader(DEX1_STATE_TOPICS[s], GoMotorStates)
-                             for s in c.GRIPPER_SIDES]
-        self.closures = np.zeros(2)
+        log = self.get_logger()
+        self.step_due = self.create_guard_condition(self._control_step)
+        self.loop = LowCmdLoop(self.core, self.lock,
+                               DdsLink(p["dds_domain"], p["network_interface"]), log.error,
+                               lambda text: log.warning(text, throttle_duration_sec=1.0),
+                               self._robot_tick)
         self.step, self.session = 0, 0
         self.next_step: int | None = None  # robot tick (ms) of the next control step
         self.started: float | None = None
@@ -101,42 +88,17 @@ class G1BridgeNode(Node):
         self.create_service(Trigger, "/bench/bridge/arm", self._arm)
         self.create_service(Trigger, "/bench/bridge/disarm", self._disarm)
         self._published_state = ""
-        wall_timer(self, POLL, self._control_step)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._realtime, name="lowcmd", daemon=True)
-        self._thread.start()
+        wall_timer(self, STATE_PERIOD, self._control_step)  # also when LowState_ stops
+        self.loop.start()
         self.get_logger().info(f"on DDS domain {p['dds_domain']} via {p['network_interface']}; "
                                "disarmed (call /bench/bridge/arm)")
 
-    # ----- the 500 Hz loop (its own thread) -----------------------------------------------
-
-    def _realtime(self) -> None:
-        next_tick, ticks = time.monotonic(), 0
-        while not self._stop.is_set():
-            now = time.monotonic()
-            state = latest_record(self.state_reader, LOWSTATE_CODEC)
-            with self.lock:
-                if state is not None and lc.crc_ok(state):
-                    self.core.on_lowstate(lc.read_lowstate(state), now)
-                for i, reader in enumerate(self.grip_readers):
-                    grip = latest(reader)
-                    if grip is not None and grip.states:
-                        self.closures[i] = lc.gripper_closure(grip)
-                tick = self.core.tick(now)
-            if tick.fault is not None:
-                self.get_logger().error(tick.fault)
-            for event in tick.events:
-                self.get_logger().warning(event, throttle_duration_sec=1.0)
-            if tick.cmd is not None:
-                write_record(self.cmd_writer, LOWCMD_CODEC, tick.cmd)
-            if tick.grippers is not None and ticks % GRIPPER_EVERY == 0:
-                for writer, closure in zip(self.grip_writers, tick.grippers, strict=True):
-                    writer.write(lc.gripper_cmd(closure))
-            ticks += 1
-            next_tick = max(next_tick + TICK, time.monotonic() - TICK)
-            self._stop.wait(max(0.0, next_tick - time.monotonic()))
-
     # ----- graph side ---------------------------------------------------------------------
+
+    def _robot_tick(self, tick: int) -> None:
+        """From the LowCmd_ thread: wake the executor when a control step is due."""
+        if self.next_step is None or tick >= self.next_step:
+            self.step_due.trigger()
 
     def _action(self, action: msg.PolicyAction) -> None:
         try:
@@ -177,7 +139,7 @@ class G1BridgeNode(Node):
 
     def _control_step(self) -> None:
         with self.lock:
-            body, closures = self.core.body, self.closures.copy()
+            body, closures = self.core.body, self.loop.closures.copy()
             state = f"{self.core.state.value}: {self.core.arming.reason}"
         if state != self._published_state:
             self.state_pub.publish(String(data=state))
@@ -193,7 +155,8 @@ class G1BridgeNode(Node):
             return
         stamp = rclpy.time.Time(nanoseconds=body.tick * 1_000_000).to_msg()
         self.clock_pub.publish(Clock(clock=stamp))
-        self._publish_sensors(body, closures, stamp)
+        self.joints_pub.publish(hw.joint_state_msg(body, closures, stamp))
+        self.imu_pub.publish(hw.imu_msg(body, stamp))
         m = self.mirror
         m.load(body, closures, body.tick / 1000.0)
         s = m.session
@@ -215,33 +178,9 @@ class G1BridgeNode(Node):
                                    f"ms, max {trips.max():.1f} ms")
             self.round_trips.clear()
 
-    def _publish_sensors(self, body: lc.BodyState, closures: np.ndarray, stamp) -> None:
-        joints = JointState(name=[*c.JOINTS, *c.GRIPPER_JOINTS],
-                            position=[*body.q.tolist(), *closures.tolist()],
-                            velocity=[*body.dq.tolist(), 0.0, 0.0])
-        joints.header.stamp = stamp
-        self.joints_pub.publish(joints)
-        imu = Imu()
-        imu.header.stamp, imu.header.frame_id = stamp, c.IMU_SITE
-        w, x, y, z = body.quat.tolist()
-        imu.orientation.w, imu.orientation.x, imu.orientation.y, imu.orientation.z = w, x, y, z
-        imu.angular_velocity.x, imu.angular_velocity.y, imu.angular_velocity.z = body.gyro
-        a = imu.linear_acceleration
-        a.x, a.y, a.z = body.accel
-        self.imu_pub.publish(imu)
-
     def destroy_node(self) -> None:
-        """Stop the loop, then send damping for SHUTDOWN_DAMPING seconds."""
-        self._stop.set()
-        self._thread.join(timeout=1.0)
-        with self.lock:
-            self.core.disarm("shutting down")
-            mode_machine = self.core.first_mode_machine
-        if mode_machine is not None:
-            damping = lc.damping_record(mode_machine)
-            for _ in range(round(SHUTDOWN_DAMPING / TICK)):
-                write_record(self.cmd_writer, LOWCMD_CODEC, damping)
-                time.sleep(TICK)
+        """Stop the loop: it disarms and sends damping for 0.1 s."""
+        self.loop.stop()
         super().destroy_node()
 
 

@@ -131,13 +131,14 @@ def _distance(a: dict, b: dict) -> float:
 
 
 def _released_at(lines: list[dict]) -> float | None:
-    """Sim time the gantry let go (1 s after the first stiff command)."""
+    """Sim time the mock G1 stands settled on its own: its gantry lets go 1 s after the
+    first stiff command (the default gantry_s), and the robot has 1 s to settle."""
     stiff = [line["t"] for line in lines if line.get("event") == "stiff"]
-    return stiff[0] + 1.0 if stiff else None
+    return stiff[0] + 2.0 if stiff else None
 
 
 def test_mock_g1_stands_30_s_then_walks_2_m(ros_domain, tmp_path):
-    graph = MockGraph(ros_domain, tmp_path, "walk_policy:stand_31s_then_walk")
+    graph = MockGraph(ros_domain, tmp_path, "walk_policy:stand_32s_then_walk")
     try:
         assert graph.arm() == "armed"
 
@@ -145,6 +146,8 @@ def test_mock_g1_stands_30_s_then_walks_2_m(ros_domain, tmp_path):
             start = _released_at(lines)
             assert not (start and any(e.get("event") == "damping" and e["t"] > start
                                       for e in lines)), "damping while standing or walking"
+            assert not (start and any(p["z"] < STOOD_Z for p in _pelvis(lines)
+                                      if p["t"] > start)), "the mock G1 fell"
             after = [p for p in _pelvis(lines) if start and p["t"] >= start + 30.0]
             return bool(after) and _distance(after[0], after[-1]) >= 2.0
 

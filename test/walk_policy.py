@@ -31,7 +31,8 @@ class StandThenWalk:
         return self.walk if self.steps > self.stand_steps else self.hold
 
 
-def stand_31s_then_walk(task: str) -> StandThenWalk:
-    """31 s of stance (1 s on the mock robot's gantry, then 30 s standing), then walk."""
-    return StandThenWalk(task, stand_steps=1550)
+def stand_32s_then_walk(task: str) -> StandThenWalk:
+    """32 s of stance (1 s on the mock robot's gantry, 1 s to settle, then 30 s
+    standing), then walk."""
+    return StandThenWalk(task, stand_steps=1600)
 

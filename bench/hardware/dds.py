@@ -15,6 +15,7 @@ import numpy as np
 from cyclonedds._clayer import ddspy_take, ddspy_write
 from cyclonedds.core import InstanceState, Qos, SampleState, ViewState
 from cyclonedds.domain import Domain, DomainParticipant
+from cyclonedds.internal import InvalidSample
 from cyclonedds.pub import DataWriter
 from cyclonedds.qos import Policy
 from cyclonedds.sub import DataReader
@@ -73,8 +74,8 @@ class DdsLink:
 
 
 def latest(reader: DataReader) -> Any:
-    """The newest unread sample of a reader, or None."""
-    samples = reader.take(N=64)
+    """The newest unread valid sample of a reader (not a dispose notice), or None."""
+    samples = [s for s in reader.take(N=64) if not isinstance(s, InvalidSample)]
     return samples[-1] if samples else None
 
 
