@@ -24,14 +24,15 @@ class MockG1Node(Node):
     def __init__(self, node_name: str = "mock_g1", **kwargs):
         super().__init__(node_name, **kwargs)
         p = declare(self, task="", scene="task", seed=0, dds_domain=1, network_interface="lo",
-                    trace="")
+                    trace="", rate=1.0)
         scene = p["task"] if p["scene"] == "task" else ""  # "none": the robot alone
         # open for the node's lifetime, closed in destroy_node
         self.trace = Path(p["trace"]).open("w") if p["trace"] else None  # noqa: SIM115
         self.robot = MockG1(DdsLink(p["dds_domain"], p["network_interface"]), scene,
                             p["seed"], trace=self.trace)
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self.robot.run, args=(0.0, self._stop.is_set),
+        self._thread = threading.Thread(target=self.robot.run,
+                                        args=(0.0, self._stop.is_set, p["rate"]),
                                         name="mock_g1", daemon=True)
         self._thread.start()
         self.get_logger().info(f"mock G1 on DDS domain {p['dds_domain']} via "

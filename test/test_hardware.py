@@ -556,3 +556,26 @@ def test_mirror_gives_the_simulators_layouts_from_measured_state():
     assert observation["rgb_obs"].shape[0] == 0
     with pytest.raises(ValueError, match="camera_keys"):
         RobotMirror("flip_cup", episode_config("flip_cup", "", "{}"))
+
+
+# ----- the driver switch in the graph description ------------------------------------------
+
+@pytest.mark.parametrize(("driver", "nodes"), [
+    ("sim", ["sim", "wbc", "task_monitor", "policy", "evaluator"]),
+    ("mock_g1", ["wbc", "task_monitor", "policy", "g1_bridge", "mock_g1"]),
+    ("g1", ["wbc", "task_monitor", "policy", "g1_bridge"]),
+])
+def test_the_driver_argument_switches_the_simulator_for_the_bridge(driver, nodes):
+    from bench import graph as description
+    graph = description.load_graph()
+    planned = description.plan(description.parse_arguments([f"driver:={driver}"], graph), graph)
+    assert [n.name for n in planned] == nodes
+    assert sum(n.exit_ends_graph for n in planned) == 1  # evaluator or bridge ends the graph
+    monitor = next(n for n in planned if n.name == "task_monitor")
+    assert monitor.parameters["driver"] == driver  # free-running off the simulator
+
+
+def test_an_unknown_driver_is_refused_with_the_choices():
+    from bench import graph as description
+    with pytest.raises(ValueError, match=r"driver:=robot is not one of \['sim', 'mock_g1', 'g1'\]"):
+        description.parse_arguments(["driver:=robot"], description.load_graph())

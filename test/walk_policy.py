@@ -32,7 +32,7 @@ class StandThenWalk:
 
 
 def stand_32s_then_walk(task: str) -> StandThenWalk:
-    """32 s of stance (1 s on the mock robot's gantry, 1 s to settle, then 30 s
-    standing), then walk."""
+    """32 s of stance (0.5 s on the mock robot's gantry, 1 s to settle, 30 s standing,
+    and a margin), then walk."""
     return StandThenWalk(task, stand_steps=1600)
 

@@ -53,6 +53,10 @@ from bench.tasks.base import Scene
 PERIOD_STEPS = 2  # physics steps per LowCmd_/LowState_ cycle (2 ms, 500 Hz)
 GRIPPER_EVERY = 10  # cycles between Dex1-1 states (50 Hz; they cost more to encode)
 TRACE_PERIOD = 0.01  # s of sim time between trace lines
+# The pelvis is held this long after the first stiff command: the bridge's 0.5 s ramp
+# into the controller's pose. Longer holds fight the controller (it balances a robot
+# that cannot move) and the robot lands harder on release.
+GANTRY_S = 0.5  # s
 GRAVITY = 9.81  # m/s^2
 # Behind the wall clock by more than MAX_LAG, it does not catch up (a burst faster than
 # real time would stretch the graph's latencies in sim time): it carries on from there
@@ -65,7 +69,7 @@ class MockG1:
     """The MuJoCo G1 behind the unitree_sdk2 DDS interface."""
 
     def __init__(self, link: DdsLink, task: str = "", seed: int = 0,
-                 mode_machine: int = lc.G1_29DOF_MODE_MACHINE, gantry_s: float = 1.0,
+                 mode_machine: int = lc.G1_29DOF_MODE_MACHINE, gantry_s: float = GANTRY_S,
                  trace: IO[str] | None = None):
         spec, instance = scene_spec(task, None) if task else (assembly.robot_spec(), None)
         self.world = G1World(spec)
@@ -190,17 +194,20 @@ class MockG1:
         self._publish()
         self._trace_pelvis()
 
-    def run(self, duration: float, should_stop=lambda: False) -> None:
-        """Cycle at wall-clock pace for ``duration`` s of sim time (0: until stopped)."""
-        start = time.monotonic() - self.sim_time
+    def run(self, duration: float, should_stop=lambda: False, rate: float = 1.0) -> None:
+        """Cycle for ``duration`` s of sim time (0: until stopped), ``rate`` s of sim time
+        per s of wall clock (1: real time; below 1 leaves a loaded host headroom)."""
+        if rate <= 0:
+            raise ValueError(f"rate {rate} must be positive (1.0 is real time)")
+        start = time.monotonic() - self.sim_time / rate
         while (duration <= 0 or self.sim_time < duration) and not should_stop():
             self.cycle()
-            lag = time.monotonic() - start - self.sim_time
-            if lag > MAX_LAG:  # too slow for real time: restart the pace, note it
+            lag = time.monotonic() - start - self.sim_time / rate  # wall-clock s
+            if lag > MAX_LAG:  # too slow for the pace: restart it, note it
                 self.lag_warnings += 1
                 if lag > TRACE_LAG:
                     self._event(event="lag", seconds=round(lag, 3))
-                start = time.monotonic() - self.sim_time
+                start = time.monotonic() - self.sim_time / rate
             elif lag < 0:
                 time.sleep(-lag)
         if self.trace is not None:
@@ -224,11 +231,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the task's reset")
     parser.add_argument("--duration", type=float, default=0.0, help="sim seconds (0: forever)")
     parser.add_argument("--trace", type=Path, help="JSON-lines trace file")
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="sim seconds per wall-clock second (1: real time)")
     args = parser.parse_args(argv)
     trace = args.trace.open("w") if args.trace else None
     try:
         robot = MockG1(DdsLink(args.domain, args.interface), args.task, args.seed, trace=trace)
-        robot.run(args.duration)
+        robot.run(args.duration, rate=args.rate)
     except KeyboardInterrupt:
         return 130
     finally:
