@@ -41,7 +41,9 @@ def check_locomotion_policy() -> str:
     """Run the holosoma G1 ONNX once on a zero observation."""
     import onnxruntime
 
-    path = assets.asset_path("holosoma", "fastsac_g1_29dof.onnx")
+    from bench.wbc.holosoma import WALK_MODEL
+
+    path = assets.asset_path("holosoma", WALK_MODEL)
     session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     (inp,), (out,) = session.get_inputs(), session.get_outputs()
     action = session.run(None, {inp.name: np.zeros((1, 100), np.float32)})[0]

@@ -19,6 +19,7 @@ from bench.config import ControllerConfig
 from bench.env import make
 from bench.falls import FallDetector
 from bench.robot import constants as c
+from bench.robot.self_collision import ArmCollisionChecker
 from bench.sim.world import G1World
 from bench.wbc import BaseCommand, resolve_backend
 
@@ -26,6 +27,11 @@ ARMS_NOMINAL = c.KEYFRAME_JOINTS[15:]
 # Both hands forward at chest height, elbows slightly bent.
 ARMS_REACH = np.array([-0.7, 0.15, 0.0, 0.5, 0.0, 0.0, 0.0, -0.7, -0.15, 0.0, 0.5, 0.0, 0.0, 0.0])
 ARM_LIMITS = c.JOINT_LIMITS[15:]
+# The manipulation range: the joint limits, except that the shoulders pitch back no
+# further than 0.5 rad (hands behind the hips, not raised behind the back).
+FRONT_LIMITS = ARM_LIMITS.copy()
+FRONT_LIMITS[[0, 7], 1] = 0.5
+ARM_RANGES = {"limits": ARM_LIMITS, "front": FRONT_LIMITS}
 ARM_SPEED = 0.5  # rad/s, slowest-moving random arm targets move at most this fast
 TASK = "reach_target_single"  # 20-dim action, and no furniture to walk into
 
@@ -35,10 +41,24 @@ def _action(env, vx=0.0, vy=0.0, wz=0.0, height=0.74, arms=ARMS_NOMINAL):
     return layout.normalize(raw, env.action_layout)
 
 
-def stand(seed: int, seconds: float) -> dict:
+def arm_goals(rng: np.random.Generator, limits: np.ndarray, checker: ArmCollisionChecker | None,
+              qpos: np.ndarray, start: np.ndarray):
+    """Random arm targets drawn uniformly within ``limits`` (14 x 2), one after another.
+    With a ``checker``, a draw is kept only if neither the pose nor the straight path to
+    it from the previous target puts an arm into the body or the other arm."""
+    while True:
+        goal = rng.uniform(limits[:, 0], limits[:, 1])
+        if checker is None or not checker.path_collides(qpos, start, goal):
+            yield goal
+            start = goal
+
+
+def stand(seed: int, seconds: float, arm_range: str = "front", collision_free: bool = True
+          ) -> dict:
     """The bare robot (no furniture to lean on or push against): a reset and the warmup
     under the embedded WBC, then standing while the arms track slow random targets
-    drawn from the seed."""
+    drawn from the seed within ARM_RANGES[arm_range] (collision-free ones unless
+    ``collision_free`` is False)."""
     world = G1World()
     world.reset_to_keyframe()
     controller = resolve_backend(ControllerConfig()).controller
@@ -46,13 +66,15 @@ def stand(seed: int, seconds: float) -> dict:
     falls = FallDetector()
     rng = np.random.default_rng(seed)
     arms = ARMS_NOMINAL.copy()
-    goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
+    checker = ArmCollisionChecker(world.model) if collision_free else None
+    goals = arm_goals(rng, ARM_RANGES[arm_range], checker, world.data.qpos.copy(), arms)
+    goal = next(goals)
     stand_command = BaseCommand(height=0.74)
     for step in range(200 + int(seconds * 50)):
         if step >= 200:  # after the warmup
             delta = goal - arms
             if np.abs(delta).max() < 1e-3:
-                goal = rng.uniform(ARM_LIMITS[:, 0], ARM_LIMITS[:, 1])
+                goal = next(goals)
             arms = arms + np.clip(delta, -ARM_SPEED * 0.02, ARM_SPEED * 0.02)
         state = world.robot_state()
         lower = controller.command(state, stand_command, arms)
@@ -128,19 +150,22 @@ def main() -> None:
     parser.add_argument("--resets", type=int, default=100)
     parser.add_argument("--stand-seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--arm-range", choices=sorted(ARM_RANGES), default="front")
     args = parser.parse_args()
     with ProcessPoolExecutor(args.workers) as pool:
         walks = [pool.submit(locomotion, name, arms) for arms in ("nominal", "reach")
                  for name in ("forward 0.5 m/s", "backward 0.5 m/s", "sideways 0.3 m/s",
                               "turn 0.5 rad/s")]
         stands = list(pool.map(stand, range(620000, 620000 + args.resets),
-                               [args.stand_seconds] * args.resets))
+                               [args.stand_seconds] * args.resets,
+                               [args.arm_range] * args.resets))
         walks_done = [w.result() for w in walks]
     floating = floating_tracking()
 
     falls = [s for s in stands if s["fell"]]
     print(f"## Standing: {args.resets} seeded resets x {args.stand_seconds:.0f} s, arms "
-          f"tracking random targets within their limits at <= {ARM_SPEED} rad/s\n")
+          f"tracking random collision-free targets ({args.arm_range}) at <= {ARM_SPEED} "
+          "rad/s\n")
     print(f"falls: {len(falls)} of {args.resets}"
           + (f" (seeds {[s['seed'] for s in falls]})" if falls else "") + "\n")
     print(f"## Locomotion, 10 s per command ({walks_done[0]['backend']})\n")

@@ -109,13 +109,38 @@ def test_goal_timeout_counts_sim_time():
 
 # ----- holosoma -----------------------------------------------------------------------
 
-def test_holosoma_gains_and_names_come_from_the_model_metadata():
+@pytest.mark.parametrize("model", holosoma.MODEL_FILES)
+def test_holosoma_gains_and_names_come_from_the_model_metadata(model):
     controller = holosoma.HolosomaController()
-    meta = controller.session.get_modelmeta().custom_metadata_map
+    meta = controller.sessions[model].get_modelmeta().custom_metadata_map
     assert json.loads(meta["dof_names"]) == list(c.JOINTS)
     out = controller.command(_state(0), BaseCommand(), np.zeros(14))
     assert np.allclose(out.kp, np.array(json.loads(meta["kp"]))[:15])
     assert np.allclose(out.kd, np.array(json.loads(meta["kd"]))[:15])
+
+
+@pytest.mark.parametrize(("command", "model"), [
+    (BaseCommand(), holosoma.BALANCE_MODEL),
+    (BaseCommand(vx=0.03, wz=0.03), holosoma.BALANCE_MODEL),  # norm 0.042
+    (BaseCommand(vy=0.05), holosoma.WALK_MODEL),
+    (BaseCommand(vx=0.5, wz=-0.2), holosoma.WALK_MODEL),
+])
+def test_holosoma_runs_balance_below_the_walk_threshold_and_walk_above(command, model):
+    controller = holosoma.HolosomaController()
+    state = _state(3)
+    controller.last_action = np.linspace(-1.0, 1.0, 29)
+    expected_controller = holosoma.HolosomaController()
+    expected_controller.last_action = controller.last_action.copy()
+    out = controller.command(state, command, np.zeros(14))
+    lin, ang = np.array([command.vx, command.vy]), command.wz
+    expected_controller._update_phase(lin, ang)
+    obs = expected_controller.observation(state, lin, ang)
+    session = expected_controller.sessions[model]
+    action = session.run(None, {session.get_inputs()[0].name: obs[None]})[0][0]
+    assert np.allclose(out.position, holosoma.DEFAULT_ANGLES[:15] + 0.25 * action[:15])
+    other = expected_controller.sessions[next(m for m in holosoma.MODEL_FILES if m != model)]
+    other_action = other.run(None, {other.get_inputs()[0].name: obs[None]})[0][0]
+    assert not np.allclose(action, other_action)  # the two models really differ here
 
 
 def test_holosoma_observation_terms_in_sorted_order_with_masked_arms():

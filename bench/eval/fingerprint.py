@@ -29,8 +29,8 @@ def backend_files(backend: Any) -> dict[str, str]:
     if isinstance(controller, groot.GrootController):
         return {path.name: assets.sha256_file(path) for path in controller.files}
     if isinstance(controller, holosoma.HolosomaController):
-        path = assets.asset_path("holosoma", holosoma.MODEL_FILE)
-        return {path.name: assets.sha256_file(path)}
+        paths = [assets.asset_path("holosoma", name) for name in holosoma.MODEL_FILES]
+        return {path.name: assets.sha256_file(path) for path in paths}
     return {}
 
 

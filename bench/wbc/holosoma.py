@@ -17,6 +17,14 @@ masked: the arm positions are the locomotion policy's own arm targets (default +
 The policy then never sees the manipulation arm poses, which lie outside what it was
 trained on (unmasked, it drifts, slows down and falls; DESIGN.md).
 It has no height or torso-pitch command and ignores them.
+
+The package ships two G1 models with this contract, ``ppo`` and ``fastsac``. bench runs
+them as a Balance/Walk pair, switching on the command norm like GR00T-WBC: ``ppo``
+while |(vx, vy, wz)| < 0.05, ``fastsac`` otherwise. Each is the better of the two at
+its job (docs/wbc.md): standing while the arms track random targets in front of the
+body, ppo fell in 0 of the 8 seeds hardest for it and fastsac in 6; walking backward
+with the arms reaching forward, fastsac covered 2.3 m in 10 s and ppo 0.15 m. Both
+see the same executed-action history and gait phase, so a switch is seamless.
 """
 
 from __future__ import annotations
@@ -29,8 +37,11 @@ import onnxruntime
 from bench import assets
 from bench.robot import constants as c
 from bench.wbc.base import BaseCommand, LowerBodyTargets, RobotState
+from bench.wbc.groot import WALK_THRESHOLD
 
-MODEL_FILE = "fastsac_g1_29dof.onnx"
+BALANCE_MODEL = "ppo_g1_29dof.onnx"  # runs while |(vx, vy, wz)| < WALK_THRESHOLD
+WALK_MODEL = "fastsac_g1_29dof.onnx"
+MODEL_FILES = (BALANCE_MODEL, WALK_MODEL)
 ACTION_SCALE = 0.25
 ACTION_CLIP = 100.0
 GAIT_PERIOD = 1.0  # s
@@ -44,28 +55,36 @@ ARM_SLICE = slice(15, 29)
 LOWER = slice(0, 15)
 
 
+def _session(model_file: str) -> onnxruntime.InferenceSession:
+    """A single-threaded CPU session on one of the package's G1 models."""
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(str(assets.asset_path("holosoma", model_file)),
+                                        options, providers=["CPUExecutionProvider"])
+
+
 class HolosomaController:
-    """The holosoma locomotion policy driving legs and waist."""
+    """The holosoma locomotion policies (Balance and Walk) driving legs and waist."""
 
     name = "holosoma_g1"
     ignored_commands: tuple[str, ...] = ("height", "torso_pitch")
 
-    def __init__(self, model_file: str = MODEL_FILE):
-        path = assets.asset_path("holosoma", model_file)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(str(path), options,
-                                                    providers=["CPUExecutionProvider"])
-        meta = self.session.get_modelmeta().custom_metadata_map
-        if json.loads(meta["dof_names"]) != list(c.JOINTS):
-            raise ValueError(f"{path}: dof_names differ from the Unitree motor order")
+    def __init__(self) -> None:
+        self.sessions = {name: _session(name) for name in MODEL_FILES}
+        metas = [self.sessions[name].get_modelmeta().custom_metadata_map for name in MODEL_FILES]
+        for name, meta in zip(MODEL_FILES, metas, strict=True):
+            if json.loads(meta["dof_names"]) != list(c.JOINTS):
+                raise ValueError(f"{name}: dof_names differ from the Unitree motor order")
+            for key in ("kp", "kd", "command_ranges"):
+                if meta[key] != metas[0][key]:
+                    raise ValueError(f"{name}: {key} differs from {MODEL_FILES[0]}'s")
+        meta = metas[0]
         self.kp = np.array(json.loads(meta["kp"]))
         self.kd = np.array(json.loads(meta["kd"]))
         ranges = json.loads(meta["command_ranges"])
         self.lin_range = np.array([ranges["lin_vel_x"], ranges["lin_vel_y"]])
         self.ang_range = np.array(ranges["ang_vel_yaw"])
-        self.input_name = self.session.get_inputs()[0].name
         self.phase_dt = 2 * np.pi / (CONTROL_RATE * GAIT_PERIOD)
         self.reset(None)
 
@@ -111,7 +130,9 @@ class HolosomaController:
         ang = float(np.clip(cmd.wz, *self.ang_range))
         self._update_phase(lin, ang)
         obs = self.observation(state, lin, ang)
-        action = self.session.run(None, {self.input_name: obs[None]})[0][0]
+        walking = float(np.linalg.norm([*lin, ang])) >= WALK_THRESHOLD
+        session = self.sessions[WALK_MODEL if walking else BALANCE_MODEL]
+        action = session.run(None, {session.get_inputs()[0].name: obs[None]})[0][0]
         self.last_action = np.clip(action, -ACTION_CLIP, ACTION_CLIP).astype(np.float64)
         target = DEFAULT_ANGLES + ACTION_SCALE * self.last_action
         return LowerBodyTargets(position=target[LOWER], kp=self.kp[LOWER], kd=self.kd[LOWER])
