@@ -77,6 +77,23 @@ class MockGraph:
             node.destroy_node()
             rclpy.shutdown()
 
+    def task_status(self, timeout: float = 30.0):
+        """One /bench/task_status message of the free-running task monitor."""
+        from bench import msg
+        rclpy.init()
+        node = rclpy.create_node("test_status")
+        received: list = []
+        try:
+            node.create_subscription(msg.TaskStatus, "/bench/task_status", received.append, 10)
+            deadline = time.monotonic() + timeout
+            while not received and time.monotonic() < deadline:
+                rclpy.spin_once(node, timeout_sec=0.1)
+            assert received, "no /bench/task_status from the free-running task monitor"
+            return received[-1]
+        finally:
+            node.destroy_node()
+            rclpy.shutdown()
+
     def lines(self) -> list[dict]:
         """The trace so far (a partly written last line is left out)."""
         if not self.trace.exists():
@@ -185,6 +202,7 @@ def test_killing_a_graph_node_puts_the_mock_g1_into_damping_within_100_ms(
             lambda ls: _released_at(ls) is not None
             and any(p["t"] > _released_at(ls) + 1.0 for p in _pelvis(ls)),
             timeout=120, what="the mock G1 standing on its own")
+        status = graph.task_status()  # flip_cup's cup has no mocap pose here
         killed_wall = time.time()
         graph.processes[victim].kill()
         graph.killed.add(victim)
@@ -203,3 +221,6 @@ def test_killing_a_graph_node_puts_the_mock_g1_into_damping_within_100_ms(
     assert 0.0 < delay <= 0.100, f"damping {delay * 1000:.0f} ms of sim time after the kill"
     stood = [p for p in _pelvis(lines) if _released_at(lines) <= p["t"] <= killed_sim]
     assert np.all([p["z"] > STOOD_Z for p in stood])  # it was standing when it happened
+    assert not status.fell and not status.done  # upright by the IMU, nothing to decide
+    assert status.reason.startswith("predicate unavailable") and "cup" in status.reason
+    assert {m.name: m.value for m in status.metrics} == {"predicate_available": 0.0}
