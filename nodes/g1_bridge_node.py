@@ -90,8 +90,8 @@ class G1BridgeNode(Node):
         self._published_state = ""
         wall_timer(self, STATE_PERIOD, self._control_step)  # also when LowState_ stops
         self.loop.start()
-        self.get_logger().info(f"on DDS domain {p['dds_domain']} via {p['network_interface']}; "
-                               "disarmed (call /bench/bridge/arm)")
+        self.where = f"DDS domain {p['dds_domain']} via {p['network_interface']}"
+        self.get_logger().info(f"on {self.where}; disarmed (call /bench/bridge/arm)")
 
     # ----- graph side ---------------------------------------------------------------------
 
@@ -112,11 +112,10 @@ class G1BridgeNode(Node):
     def _targets(self, targets: msg.JointTargets) -> None:
         if targets.seed == self.session and targets.control_step == self.step - 1:
             self.round_trips.append(self.core.robot_time - self.step_tick)
-        if len(targets.base_pose):
-            self.get_logger().error("floating-base targets cannot drive a robot; use a "
-                                    "legged wbc_backend", throttle_duration_sec=1.0)
-            return
         try:
+            if len(targets.base_pose):
+                raise ValueError("floating-base targets cannot drive a robot; use a legged "
+                                 "wbc_backend")
             with self.lock:
                 self.core.on_wbc(targets.position, targets.kp, targets.kd)
         except ValueError as error:
@@ -144,7 +143,11 @@ class G1BridgeNode(Node):
         if state != self._published_state:
             self.state_pub.publish(String(data=state))
             self._published_state = state
-        if body is None or (self.next_step is not None and body.tick < self.next_step):
+        if body is None:
+            self.get_logger().warning(f"no LowState_ from the robot yet ({self.where})",
+                                      throttle_duration_sec=5.0)
+            return
+        if self.next_step is not None and body.tick < self.next_step:
             return
         due = (self.next_step or body.tick) + STEP_MS
         self.next_step = due if due > body.tick else body.tick + STEP_MS  # behind: skip
