@@ -23,6 +23,7 @@ class MockG1Node(Node):
 
     def __init__(self, node_name: str = "mock_g1", **kwargs):
         super().__init__(node_name, **kwargs)
+        self._stop = threading.Event()
         p = declare(self, task="", scene="task", seed=0, dds_domain=1, network_interface="lo",
                     trace="", rate=1.0)
         scene = p["task"] if p["scene"] == "task" else ""  # "none": the robot alone
@@ -30,7 +31,6 @@ class MockG1Node(Node):
         self.trace = Path(p["trace"]).open("w") if p["trace"] else None  # noqa: SIM115
         self.robot = MockG1(DdsLink(p["dds_domain"], p["network_interface"]), scene,
                             p["seed"], trace=self.trace)
-        self._stop = threading.Event()
         self._thread = threading.Thread(target=self.robot.run,
                                         args=(0.0, self._stop.is_set, p["rate"]),
                                         name="mock_g1", daemon=True)
@@ -39,13 +39,14 @@ class MockG1Node(Node):
                                f"{p['network_interface']}, scene: {scene or 'bare floor'}")
 
     def destroy_node(self) -> None:
-        """Stop the simulation and close the trace."""
+        """Stop the simulation and close the trace (also after a failed start)."""
         self._stop.set()
-        self._thread.join(timeout=2.0)
-        if self.robot.bad_crc or self.robot.lag_warnings:
-            self.get_logger().warning(f"{self.robot.bad_crc} LowCmd_ dropped (CRC or "
-                                      f"mode_machine), {self.robot.lag_warnings} lag resets")
-        if self.trace is not None:
+        if hasattr(self, "_thread"):
+            self._thread.join(timeout=2.0)
+            if self.robot.bad_crc or self.robot.lag_warnings:
+                self.get_logger().warning(f"{self.robot.bad_crc} LowCmd_ dropped (CRC or "
+                                          f"mode_machine), {self.robot.lag_warnings} lag resets")
+        if getattr(self, "trace", None) is not None:
             self.trace.close()
         super().destroy_node()
 

@@ -42,6 +42,23 @@ def cyclonedds_config(domain_id: int, interface: str) -> str:
             f"{discovery}</Domain></CycloneDDS>")
 
 
+# A process configures each domain once; links on it (the bridge and the mock robot in
+# one composed process) share it.
+_DOMAINS: dict[int, tuple[str, Domain]] = {}
+
+
+def _domain(domain_id: int, interface: str) -> Domain:
+    if domain_id in _DOMAINS:
+        known, domain = _DOMAINS[domain_id]
+        if known != interface:
+            raise ValueError(f"DDS domain {domain_id} is already on {known!r} in this process; "
+                             f"cannot also use it on {interface!r}")
+        return domain
+    domain = Domain(domain_id, cyclonedds_config(domain_id, interface))
+    _DOMAINS[domain_id] = (interface, domain)
+    return domain
+
+
 class DdsLink:
     """One participant on (domain, interface), with keep-last-1 best-effort topics as
     unitree_sdk2 uses for its real-time channels (only the newest sample matters)."""
@@ -54,7 +71,7 @@ class DdsLink:
                              "or the interface on the robot's 192.168.123.x network")
         self.domain_id = domain_id
         self.interface = interface
-        self._domain = Domain(domain_id, cyclonedds_config(domain_id, interface))
+        self._domain = _domain(domain_id, interface)
         self.participant = DomainParticipant(domain_id)
         self._topics: dict[str, Topic] = {}
         self.qos = Qos(Policy.Reliability.BestEffort, Policy.History.KeepLast(1))
