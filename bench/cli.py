@@ -63,6 +63,26 @@ def _launch(args: argparse.Namespace) -> int:
         return 2
 
 
+def _demos(args: argparse.Namespace) -> int:
+    from bench import demos
+
+    def progress(kept: int, wanted: int, failed: int) -> None:
+        sys.stderr.write(f"\r{args.task}: {kept}/{wanted} demonstrations, {failed} failed")
+        sys.stderr.flush()
+
+    out = args.out or Path("runs") / "demos" / args.task
+    try:
+        meta = demos.record(args.task, out, args.policy, args.episodes, args.seed_start,
+                            args.cameras, progress=progress)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    sys.stderr.write("\n")
+    print(f"{len(meta['episodes'])} demonstrations in {out}; longest {meta['longest_env_steps']} "
+          f"env steps; BUDGET_RULE gives {meta['budget_rule']}")
+    return 0 if len(meta["episodes"]) == args.episodes else 1
+
+
 def _selftest(args: argparse.Namespace) -> int:
     return selftest.run()
 
@@ -97,6 +117,18 @@ def build_parser() -> argparse.ArgumentParser:
     start.add_argument("--composed", action="store_true",
                        help="run every node in one process (default: one process per node)")
     start.set_defaults(handler=_launch)
+
+    demo = sub.add_parser("demos", help="record an expert's successful demonstrations")
+    demo.add_argument("task")
+    demo.add_argument("--out", type=Path, default=None, help="batch directory (runs/demos/TASK)")
+    demo.add_argument("--episodes", type=int, default=60, help="successful episodes to keep")
+    demo.add_argument("--seed-start", type=int, default=700000,
+                      help="first seed tried (outside the evaluation block 620000-620099)")
+    demo.add_argument("--policy", default="bench.policies.experts:expert",
+                      help="module:factory (default: the task's scripted expert)")
+    demo.add_argument("--cameras", action="store_true",
+                      help="also record the three 84x84 RGB views (rgb_obs)")
+    demo.set_defaults(handler=_demos)
 
     check = sub.add_parser("selftest",
                            help="load the G1, run the WBC policy once, ROS 2 round trip")

@@ -7,6 +7,7 @@ from typing import Any
 
 from bench.env import BenchEnv
 from bench.eval.records import EpisodeResult, MetricTracker
+from bench.policies.oracle import env_world_state, feed_world
 
 
 def result_from(task: str, seed: int, *, task_success: bool, fell: bool, termination: str,
@@ -38,6 +39,7 @@ def run_episode(env: BenchEnv, policy: Any, seed: int,
         if video is not None:
             video.add(env, observation)
         observation, _, terminated, truncated, info = env.step(policy(observation))
+        feed_world(policy, env_world_state(env, seed))
         tracker.update(info["control_step"], info["metrics"], info["held_steps"], info["fell"])
         done = terminated or truncated
     if video is not None:

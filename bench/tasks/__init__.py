@@ -7,14 +7,17 @@ predicates are task classes that the task modules register in ``SCENES``; a task
 without one yet builds the robot-only scene, and `TaskSpec.scene_status` says so.
 
 Budgets: BUDGET_RULE (2x the longest successful demonstration, rounded up to the
-next 500 env steps, at least 2000) needs demonstrations, and none are recorded
-yet, so every budget here is a placeholder and `budget_source` says so.
+next 500 env steps, at least 2000) needs demonstrations: tasks whose scripted expert
+has recorded them get it from bench/tasks/budgets.py, the others keep a placeholder,
+and `budget_source` says which.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from bench.tasks import budgets
 
 PLACEHOLDER_BUDGET = "placeholder: no demonstrations recorded yet"
 
@@ -88,7 +91,8 @@ _LATER = tuple(
     for group, names in _LATER_GROUPS.items() for name in names
 )
 
-TASKS: dict[str, TaskSpec] = {spec.name: spec for spec in _BENCHMARK + _LATER}
+# Tasks with recorded demonstrations get their BUDGET_RULE budget (bench/tasks/budgets.py).
+TASKS: dict[str, TaskSpec] = budgets.apply({spec.name: spec for spec in _BENCHMARK + _LATER})
 BENCHMARK_TASKS: tuple[str, ...] = tuple(spec.name for spec in _BENCHMARK)
 
 def _task_classes() -> dict[str, type]:

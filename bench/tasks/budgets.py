@@ -1,0 +1,67 @@
+"""Episode budgets from the scripted experts' demonstrations (BUDGET_RULE).
+
+BUDGET_RULE (seed 001): 2x the longest successful demonstration, rounded up to the
+next 500 env steps, at least 2000. ``DEMO_BUDGETS`` holds, per task, what
+``bench demos TASK`` measured over its 60 demonstrations (seeds from 700000, outside
+the evaluation block); the task registry applies it in place of the placeholder and
+says so in ``TaskSpec.budget_source``. Rerunning ``bench demos TASK`` reproduces the
+batch (the experts and the simulation are deterministic) and prints the budget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+BUDGET_FLOOR = 2000  # env steps
+BUDGET_ROUNDING = 500  # env steps
+
+
+def budget_rule(longest_env_steps: int) -> int:
+    """BUDGET_RULE: 2x the longest successful demonstration, rounded up to the next 500
+    env steps, at least 2000."""
+    rounded = math.ceil(2 * longest_env_steps / BUDGET_ROUNDING) * BUDGET_ROUNDING
+    return max(BUDGET_FLOOR, rounded)
+
+
+@dataclass(frozen=True)
+class DemoBudget:
+    """What a batch of demonstrations says about a task's budget."""
+
+    longest_env_steps: int  # the longest successful demonstration
+    demos: int  # successful demonstrations in the batch
+    first_seed: int  # seeds first_seed .. first_seed + demos + failures - 1 were tried
+    backend: str = "holosoma_g1"  # the lower-body controller the demonstrations ran on
+
+    @property
+    def budget(self) -> int:
+        """The budget BUDGET_RULE gives."""
+        return budget_rule(self.longest_env_steps)
+
+    @property
+    def source(self) -> str:
+        """Where the budget comes from, for the registry."""
+        return (f"BUDGET_RULE on {self.demos} scripted-expert demonstrations (bench demos, "
+                f"seeds from {self.first_seed}, {self.backend}): longest "
+                f"{self.longest_env_steps} env steps")
+
+
+# Recorded on the embedded default WBC (holosoma_g1) without cameras; no seed failed.
+DEMO_BUDGETS: dict[str, DemoBudget] = {
+    "reach_target_single": DemoBudget(longest_env_steps=3010, demos=60, first_seed=700000),
+    "reach_target_multi_modal": DemoBudget(longest_env_steps=3020, demos=60, first_seed=700000),
+    "reach_target_dual": DemoBudget(longest_env_steps=3350, demos=60, first_seed=700000),
+}
+
+Spec = TypeVar("Spec")
+
+
+def apply(tasks: dict[str, Spec]) -> dict[str, Spec]:
+    """The registry with every task that has demonstrations given its BUDGET_RULE budget
+    and budget source (TaskSpec fields ``episode_length`` and ``budget_source``)."""
+    out = dict(tasks)
+    for name, demo in DEMO_BUDGETS.items():
+        out[name] = replace(out[name], episode_length=demo.budget,  # type: ignore[type-var]
+                            budget_source=demo.source)
+    return out

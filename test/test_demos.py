@@ -1,0 +1,69 @@
+"""Demonstrations: a recorded episode loads back and replays to the same trajectory;
+BUDGET_RULE; the registry takes its budgets from bench/tasks/budgets.py."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bench import demos
+from bench.env import make
+from bench.tasks import TASKS, budgets
+from bench.tasks.budgets import DemoBudget, budget_rule
+
+
+def test_recorded_episode_round_trips_and_replays(tmp_path):
+    meta = demos.record("reach_target_single", tmp_path, episodes=1)
+    assert [e["seed"] for e in meta["episodes"]] == [demos.DEMO_SEED_START]
+    on_disk = json.loads((tmp_path / "metadata.json").read_text())
+    assert on_disk["episode_length"] == 60000  # the collector's 6000-control-step cap
+    assert on_disk["budget_rule"] == budget_rule(on_disk["longest_env_steps"])
+    (episode,) = demos.load(tmp_path)
+    steps = meta["episodes"][0]["control_steps"]
+    assert episode["action"].shape == (steps, 20) and episode["action"].dtype == np.float32
+    assert episode["low_dim"].shape == (steps + 1, 50)
+    assert bool(episode["success"]) and not bool(episode["fell"])
+    assert "rgb_obs" not in episode  # recorded without cameras
+    # Replaying the loaded actions from the same seed reproduces the observations.
+    env = make("reach_target_single", camera_keys=(), episode_length=60000)
+    try:
+        observation, _ = env.reset(seed=int(episode["seed"]))
+        replayed = [observation["low_dim"]]
+        for action in episode["action"]:
+            observation, *_ = env.step(action)
+            replayed.append(observation["low_dim"])
+        np.testing.assert_array_equal(np.stack(replayed), episode["low_dim"])
+        assert env.episode_succeeded()
+    finally:
+        env.close()
+
+
+def test_demonstration_seeds_stay_outside_the_evaluation_block(tmp_path):
+    with pytest.raises(ValueError, match="overlap the evaluation block"):
+        demos.record("reach_target_single", tmp_path, episodes=1, seed_start=619995)
+
+
+def test_loading_a_missing_batch_names_the_command(tmp_path):
+    with pytest.raises(FileNotFoundError, match="bench demos TASK"):
+        demos.load(tmp_path)
+
+
+def test_budget_rule():
+    assert budget_rule(930) == 2000  # the floor
+    assert budget_rule(1000) == 2000
+    assert budget_rule(1001) == 2500  # 2002 rounds up to the next 500
+    assert budget_rule(1650) == 3500
+    assert budget_rule(4000) == 8000
+
+
+def test_registry_applies_the_demonstration_budgets(monkeypatch):
+    for name, demo in budgets.DEMO_BUDGETS.items():
+        assert TASKS[name].episode_length == demo.budget
+        assert TASKS[name].budget_source.startswith("BUDGET_RULE on")
+    monkeypatch.setitem(budgets.DEMO_BUDGETS, "flip_cup", DemoBudget(2600, 60, 700000))
+    applied = budgets.apply(dict(TASKS))
+    assert applied["flip_cup"].episode_length == 5500
+    assert "longest 2600 env steps" in applied["flip_cup"].budget_source
+    assert applied["move_plate"] == TASKS["move_plate"] or "move_plate" in budgets.DEMO_BUDGETS
