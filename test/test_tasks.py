@@ -7,15 +7,12 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 import pytest
+import task_layers as layers
 import task_states as ts
+from task_layers import scene_for
 
-from bench import layout
 from bench import predicates as pred
-from bench.env import make
 from bench.monitor import TaskMonitor, Termination
-from bench.robot import assembly
-from bench.sim.world import G1World
-from bench.tasks import make_task
 from bench.tasks import reaching as rt
 from bench.tasks import tabletop as tt
 from bench.tasks.base import Scene
@@ -23,19 +20,6 @@ from bench.tasks.props import TABLE_TOP, rack_slot_offsets
 
 TASKS = sorted(cls.name for module in (rt, tt) for cls in module.TASK_CLASSES)
 SEEDS = range(620000, 620030)
-
-
-def scene_for(task: str, seed: int = 620000) -> tuple[Scene, object]:
-    """A compiled scene with the task's props after its seeded reset (no physics)."""
-    spec = assembly.robot_spec()
-    instance = make_task(task, 0.05)
-    instance.build(spec)
-    world = G1World(spec)
-    world.reset_to_keyframe()
-    scene = Scene(world.model, world.data)
-    instance.reset(scene, np.random.default_rng(seed))
-    ts.forward(scene)
-    return scene, instance
 
 
 def objects_qpos(scene: Scene) -> np.ndarray:
@@ -124,36 +108,12 @@ def test_block_and_pad_resets_stay_in_their_ranges():
 def test_constructed_success_counts_after_exactly_50_steps(task):
     scene, instance = scene_for(task)
     ts.success_state(task, scene)
-    assert instance.clauses(scene) and all(instance.clauses(scene).values()), \
-        instance.clauses(scene)
-    monitor = TaskMonitor(instance, scene.model)
-    for step in range(1, 50):
-        status = monitor.update(scene.data.qpos, scene.data.qvel, 1.0)
-        assert not status.success and not status.done, step
-        assert status.held_steps == step
-    status = monitor.update(scene.data.qpos, scene.data.qvel, 1.0)
-    assert status.success and status.done and status.termination is Termination.SUCCESS
+    layers.assert_success_after_exactly_the_hold(scene, instance)
 
 
 @pytest.mark.parametrize("task", TASKS)
 def test_constructed_success_survives_physics_in_the_env(task):
-    """The success state is physically stable: in the floating-base env (the robot
-    cannot fall or drift) the episode succeeds on exactly the 50th control step."""
-    env = make(task, controller=None, camera_keys=())
-    try:
-        env.reset(seed=620000)
-        ts.success_state(task, env.scene)
-        raw = np.concatenate([[0, 0, 0.74, 0], [0.0] * (env.action_dim - 20),
-                              env.arm_targets, [0.0, 0.0]])
-        action = layout.normalize(raw, env.action_layout)
-        rewards = []
-        for _ in range(50):
-            _, reward, terminated, _, info = env.step(action)
-            rewards.append(reward)
-        assert rewards[:49] == [0.0] * 49, info["metrics"]
-        assert rewards[49] == 1.0 and terminated and info["termination"] == "success"
-    finally:
-        env.close()
+    layers.assert_success_survives_physics(task, lambda env: ts.success_state(task, env.scene))
 
 
 # ----- (c) near misses ---------------------------------------------------------------------

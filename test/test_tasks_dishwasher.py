@@ -8,14 +8,12 @@ import dishwasher_states as dst
 import mujoco
 import numpy as np
 import pytest
+import task_layers as layers
+from task_layers import scene_for
 
-from bench import layout
 from bench import predicates as pred
-from bench.env import make
 from bench.monitor import TaskMonitor, Termination
-from bench.robot import assembly
 from bench.robot import constants as c
-from bench.sim.world import G1World
 from bench.tasks import TASKS as SPECS
 from bench.tasks import dishwasher as dw
 from bench.tasks import dishwasher_scene as ds
@@ -28,19 +26,6 @@ FIXED = ("dishwasher_close", "dishwasher_close_trays", "dishwasher_open",
          "dishwasher_open_trays")  # no reset randomisation
 SEEDS = range(620000, 620030)
 UP = np.array([0.0, 0.0, 1.0])
-
-
-def scene_for(task: str, seed: int = 620000) -> tuple[Scene, dw._Dishwasher]:
-    """A compiled scene with the task's props after its seeded reset (no physics)."""
-    spec = assembly.robot_spec()
-    instance = make_task(task)
-    instance.build(spec)
-    world = G1World(spec)
-    world.reset_to_keyframe()
-    scene = Scene(world.model, world.data)
-    instance.reset(scene, np.random.default_rng(seed))
-    dst.forward(scene)
-    return scene, instance
 
 
 def task_qpos(scene: Scene) -> np.ndarray:
@@ -235,36 +220,12 @@ def test_props_stay_in_place_through_the_reset_warmup(task):
 def test_constructed_success_counts_after_exactly_50_steps(task):
     scene, instance = scene_for(task)
     dst.success_state(instance, scene)
-    assert instance.clauses(scene) and all(instance.clauses(scene).values()), \
-        instance.clauses(scene)
-    monitor = TaskMonitor(instance, scene.model)
-    for step in range(1, 50):
-        status = monitor.update(scene.data.qpos, scene.data.qvel, 1.0)
-        assert not status.success and not status.done, step
-        assert status.held_steps == step
-    status = monitor.update(scene.data.qpos, scene.data.qvel, 1.0)
-    assert status.success and status.done and status.termination is Termination.SUCCESS
+    layers.assert_success_after_exactly_the_hold(scene, instance)
 
 
 @pytest.mark.parametrize("task", TASKS)
 def test_constructed_success_survives_physics_in_the_env(task):
-    """The success state is physically stable: in the floating-base env (the robot
-    cannot fall or drift) the episode succeeds on exactly the 50th control step."""
-    env = make(task, controller=None, camera_keys=())
-    try:
-        env.reset(seed=620000)
-        dst.success_state(env.task, env.scene)
-        raw = np.concatenate([[0, 0, 0.74, 0], [0.0] * (env.action_dim - 20),
-                              env.arm_targets, [0.0, 0.0]])
-        action = layout.normalize(raw, env.action_layout)
-        rewards = []
-        for _ in range(50):
-            _, reward, terminated, _, info = env.step(action)
-            rewards.append(reward)
-        assert rewards[:49] == [0.0] * 49, info["metrics"]
-        assert rewards[49] == 1.0 and terminated and info["termination"] == "success"
-    finally:
-        env.close()
+    layers.assert_success_survives_physics(task, lambda env: dst.success_state(env.task, env.scene))
 
 
 def test_metrics_report_the_normalised_parts():
@@ -459,7 +420,6 @@ def test_mug_on_the_floor_is_no_fail_fast():
     drop(scene, "mug")
     assert scene.touches(scene.geoms("mug"), scene.floor)
     assert instance.fail(scene) is None
-
 
 
 def robot_away(scene: Scene) -> None:

@@ -9,15 +9,14 @@ import kitchen_states as kst
 import mujoco
 import numpy as np
 import pytest
+import task_layers as layers
 import task_states as ts
+from task_layers import scene_for
 
-from bench import layout
 from bench import predicates as pred
 from bench.env import make
 from bench.monitor import TaskMonitor, Termination
-from bench.robot import assembly
 from bench.robot import constants as c
-from bench.sim.world import G1World
 from bench.tasks import TASKS, make_task
 from bench.tasks import kitchen as kt
 from bench.tasks import kitchen_scene as ks
@@ -27,21 +26,6 @@ KITCHEN = sorted(cls.name for cls in kt.TASK_CLASSES)
 SEEDS = range(620000, 620030)
 NO_RESET = {"wall_cupboard_open", "wall_cupboard_close"}
 SANDWICH = ("sandwich_remove", "sandwich_toast", "sandwich_flip")
-
-
-def scene_for(task: str, seed: int = 620000, profile: str | None = None) -> tuple[Scene, object]:
-    """A compiled scene with the task's props after its seeded reset (no physics), under
-    the task's official initialization profile unless ``profile`` is given."""
-    spec = assembly.robot_spec()
-    instance = make_task(task)
-    instance.initialization_profile = profile or TASKS[task].initialization_profile
-    instance.build(spec)
-    world = G1World(spec)
-    world.reset_to_keyframe()
-    scene = Scene(world.model, world.data)
-    instance.reset(scene, np.random.default_rng(seed))
-    ts.forward(scene)
-    return scene, instance
 
 
 def task_state(scene: Scene) -> np.ndarray:
@@ -306,36 +290,13 @@ def test_grocery_resets_draw_a_random_set(task):
 def test_constructed_success_counts_after_exactly_50_steps(task):
     scene, instance = scene_for(task)
     kst.success_state(task, scene, instance)
-    assert instance.clauses(scene) and all(instance.clauses(scene).values()), \
-        instance.clauses(scene)
-    monitor = TaskMonitor(instance, scene.model)
-    for step in range(1, 50):
-        status = monitor.update(scene.data.qpos, scene.data.qvel, 1.0)
-        assert not status.success and not status.done, step
-        assert status.held_steps == step
-    status = monitor.update(scene.data.qpos, scene.data.qvel, 1.0)
-    assert status.success and status.done and status.termination is Termination.SUCCESS
+    layers.assert_success_after_exactly_the_hold(scene, instance)
 
 
 @pytest.mark.parametrize("task", KITCHEN)
 def test_constructed_success_survives_physics_in_the_env(task):
-    """The success state is physically stable: in the floating-base env the episode
-    succeeds on exactly the 50th control step."""
-    env = make(task, controller=None, camera_keys=())
-    try:
-        env.reset(seed=620000)
-        kst.success_state(task, env.scene, env.task)
-        raw = np.concatenate([[0, 0, 0.74, 0], [0.0] * (env.action_dim - 20),
-                              env.arm_targets, [0.0, 0.0]])
-        action = layout.normalize(raw, env.action_layout)
-        rewards = []
-        for _ in range(50):
-            _, reward, terminated, _, info = env.step(action)
-            rewards.append(reward)
-        assert rewards[:49] == [0.0] * 49, info["metrics"]
-        assert rewards[49] == 1.0 and terminated and info["termination"] == "success"
-    finally:
-        env.close()
+    layers.assert_success_survives_physics(
+        task, lambda env: kst.success_state(task, env.scene, env.task))
 
 
 # ----- (c) near misses ---------------------------------------------------------------------
