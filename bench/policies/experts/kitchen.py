@@ -11,27 +11,41 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from bench.policies.experts.kinematics import SIDES, rot_x
-from bench.policies.experts.script import WALK_SETTLE, WALK_SPEED, Expert, Pose
+from bench.policies.experts.kinematics import SIDES
+from bench.policies.experts.script import (
+    TURN_SPEED,
+    WALK_GAIN,
+    WALK_SETTLE,
+    WALK_SPEED,
+    WALK_TOLERANCE,
+    Expert,
+    Pose,
+)
 from bench.tasks import kitchen_scene as ks
 
 LEVEL = np.eye(3)  # pinch frame: hand pointing forward, jaw horizontal
-UPRIGHT_JAW = rot_x(np.pi / 2)  # hand pointing forward, jaw opening up and down
 FINGERTIP = 0.03  # m, the closed fingers' tips ahead of the pinch site
 BAR_RADIUS = 0.011  # m, drawer and door handle bars
 DRAWER_HANDLE_Y = 0.06  # m, the pushing fists either side of the drawer handle's middle
-DRAWER_GRASP_Y = 0.065  # m, the hands either side of the drawer handle's middle
-GRASP_REACH = 0.34  # m, a handle this far ahead of the pelvis is taken comfortably
-APPROACH = 0.07  # m, a hand comes to a bar from this far in front of it
-GRASP_DEPTH = 0.003  # m, the pinch site goes this far past a bar's axis
-SLIP = 0.015  # m, a hand this far off the bar's axis takes it again
-REGRASPS = 4  # grasps tried in one pull
-PULL_SPEED = 0.2  # m/s, walking backward with a drawer in hand
-DRAWN = 0.96  # normalized: a drawer pulled this far counts as fully out
+DOOR_STANCE = 0.48  # m, the pelvis this far before the glass doors' hinges
+DOOR_PUSH_Z = 1.25  # m, height where the hands push the glass doors (handles at 1.22)
+OUTSIDE_LOW = 1.0  # m, the hands go outside the doors below them (bottom edge 1.13 m)
+SWING_IN = 0.17  # m, the inward push runs this far before the hinges
+SWING_FROM, SWING_TO = 0.45, 0.12  # m, from and to these distances from the middle
+# (the open doors stand 0.30 m either side of it)
+SWING_STEPS = 90  # control steps for it
+FIST_REACH = 0.36  # m, hands this far ahead of the pelvis for the final push
+FIST_Y = 0.10  # m, either side of the middle (near the doors' free edges)
+DOOR_PUSH_SPEED = 0.2  # m/s
 PUSH_SPEED = 0.35  # m/s, walking command while pushing something shut
 STEER_GAIN = 1.5  # 1/s (and rad/s per rad), lateral and heading correction while pushing
 COAST = 0.03  # m, how far the pelvis goes on after a stop command
 SHUT = 0.03  # normalized: a pushed part this close to 0 counts as shut
+
+
+def side_sign(side: str) -> float:
+    """+1 for the left hand, -1 for the right."""
+    return 1.0 if side == "left" else -1.0
 
 
 class KitchenExpert(Expert):
@@ -52,6 +66,20 @@ class KitchenExpert(Expert):
         """Normalized position of a drawer or door in the world state (0 closed)."""
         joint = self.kin.model.joint(ks.joint_name(part))
         return float(np.clip(self.kin.data.qpos[joint.qposadr[0]] / joint.range[1], 0.0, 1.0))
+
+    def station_keeping(self, stance: np.ndarray) -> np.ndarray:
+        """The base command (vx, vy, wz, body frame) that holds the pelvis at ``stance``
+        (x, y, yaw) against what the arms push on: proportional, zero (so the balance
+        policy stands) while the pose is within WALK_TOLERANCE."""
+        x, y, yaw = self.kin.pelvis_pose()
+        dx, dy = stance[0] - x, stance[1] - y
+        dyaw = float(np.arctan2(np.sin(stance[2] - yaw), np.cos(stance[2] - yaw)))
+        if np.hypot(dx, dy) < WALK_TOLERANCE[0] and abs(dyaw) < WALK_TOLERANCE[1]:
+            return np.zeros(3)
+        cos, sin = np.cos(yaw), np.sin(yaw)
+        body = np.clip(WALK_GAIN * np.array([cos * dx + sin * dy, -sin * dx + cos * dy]),
+                       -WALK_SPEED, WALK_SPEED)
+        return np.array([*body, np.clip(WALK_GAIN * dyaw, -TURN_SPEED, TURN_SPEED)])
 
     def walk_straight(self, speed: float, y: float, until: Callable[[], bool],
                       max_steps: int = 200, settle: int = WALK_SETTLE,
@@ -102,69 +130,54 @@ class DrawerTopClose(KitchenExpert):
                                       lambda: self.opening("drawer_top") <= SHUT)
 
 
-class DrawerTopOpen(KitchenExpert):
-    """Walk up to the drawer, take its handle bar in both hands (jaws upright, around
-    the bar), then walk backward, the hands following the pelvis in x and holding
-    still in y and z against the gait's sway, until the drawer is fully out. The Dex1-1
-    grip on the 2.2 cm bar creeps under the pull, so whenever a hand has slipped
-    SLIP toward the bar's edge the robot stops and takes the bar again."""
+class WallCupboardClose(KitchenExpert):
+    """Close the open glass doors in two pushes. The robot stands before the wall
+    cabinet; its closed hands go outside the doors below their bottom edges, rise,
+    and push inward in straight lines, each swinging its door to about 35 degrees
+    (position-only inverse kinematics: an orientation target locks the arms up as the
+    hands come toward the middle). Then the fists come before the doors' front faces,
+    near their free edges, and the robot walks forward, the fists going with the pelvis
+    in x and holding their y and z in the world, until both doors are shut."""
 
     def script(self) -> Iterator[None]:
-        handle = self.geom_pos("drawer_top_handle")
-        y = handle[1]
-        yield from self.walk_x(handle[0] - GRASP_REACH, y)
-        ahead = -APPROACH
-        for _ in range(REGRASPS):
-            if self.opening("drawer_top") >= DRAWN:
-                break
-            yield from self.take_bar(y, ahead)
-            ahead = -0.02
-            yield from self.pull(y)
-            for _ in self.grip("left", 0.0, 8):
-                self.gripper["right"] = self.gripper["left"]
-                yield
+        hinges = {s: self.kin.body_pos(d) for s, d in zip(SIDES, ks.WALL_DOORS, strict=True)}
+        mid = (hinges["left"][1] + hinges["right"][1]) / 2
+        swing_x = hinges["left"][0] - SWING_IN
+        yield from self.walk_x(hinges["left"][0] - DOOR_STANCE, mid)
+        for side in SIDES:
+            self.gripper[side] = 1.0
+        stance = self.kin.pelvis_pose()
+        stance[2] = 0.0
 
-    def bars(self, y: float) -> dict[str, np.ndarray]:
-        """Where the hands take the handle bar."""
-        handle = self.geom_pos("drawer_top_handle")
-        return {side: np.array([handle[0] + GRASP_DEPTH, y + sign * DRAWER_GRASP_Y, handle[2]])
-                for side, sign in (("left", 1.0), ("right", -1.0))}
+        def line(y: float, z: float) -> dict[str, Pose]:
+            return {s: (np.array([swing_x, mid + side_sign(s) * y, z]), None) for s in SIDES}
 
-    def take_bar(self, y: float, ahead: float) -> Iterator[None]:
-        """Bring the open jaws from ``ahead`` in front of the bar onto it; close them."""
-        bars, back = self.bars(y), np.array([ahead, 0.0, 0.0])
-        yield from self.move({s: (p + back, UPRIGHT_JAW) for s, p in bars.items()},
-                             45 if ahead < -0.04 else 10)
-        yield from self.move({s: (p, UPRIGHT_JAW) for s, p in bars.items()}, 15, contact=True)
-        for _ in self.grip("left", 1.0, 12):
-            self.gripper["right"] = self.gripper["left"]
+        yield from self.move(line(SWING_FROM, OUTSIDE_LOW), 35)
+        yield from self.move(line(SWING_FROM, DOOR_PUSH_Z), 20)
+        for _ in self.move(line(SWING_TO, DOOR_PUSH_Z), SWING_STEPS, contact=True):
+            self.velocity = self.station_keeping(stance)
             yield
+        self.velocity = np.zeros(3)
 
-    def pull(self, y: float) -> Iterator[None]:
-        """Walk backward with the bar in hand until the drawer is out or a hand slips."""
-        lead = {s: self.commanded_pose(s)[0] - [self.kin.pelvis_pose()[0], 0.0, 0.0]
-                for s in SIDES}
+        def fists() -> dict[str, Pose]:  # x with the pelvis, y and z fixed in the world
+            x = self.kin.pelvis_pose()[0] + FIST_REACH
+            return {s: (np.array([x, mid + side_sign(s) * FIST_Y, DOOR_PUSH_Z]), None)
+                    for s in SIDES}
 
-        def pulling() -> dict[str, Pose]:  # x with the pelvis, y and z fixed in the world
-            x = self.kin.pelvis_pose()[0]
-            return {s: (lead[s] + [x, 0.0, 0.0], UPRIGHT_JAW) for s in SIDES}
-
-        def slipped() -> bool:
-            bar = self.geom_pos("drawer_top_handle")[0]
-            return min(self.kin.pinch_pose(s)[0][0] - bar for s in SIDES) < -SLIP
-
+        yield from self.move(fists(), 30)
         yield from self.walk_straight(
-            -PULL_SPEED, y, lambda: self.opening("drawer_top") >= DRAWN or slipped(),
-            hands=pulling, settle=5)
+            DOOR_PUSH_SPEED, mid, lambda: max(self.opening(d) for d in ks.WALL_DOORS) <= SHUT,
+            hands=fists)
 
 
-EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose}
+EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose,
+                                     "wall_cupboard_close": WallCupboardClose}
 
 # Kitchen tasks without a working expert, and why (docs/experts.md has the details).
 PENDING: dict[str, str] = {
     "drawer_top_open": "the Dex1-1 grip on the 2.2 cm drawer bar creeps under the pull while "
                        "the robot walks back; the re-grasping expert does not reach 90 % yet",
     **{task: "expert not written yet" for task in (
-        "wall_cupboard_open", "wall_cupboard_close", "pick_box", "put_cups",
+        "wall_cupboard_open", "pick_box", "put_cups",
         "saucepan_to_hob", "sandwich_remove")},
 }
