@@ -84,6 +84,36 @@ def test_gripper_is_one_dof_with_pads_and_a_centred_pinch_site(world):
         assert np.linalg.norm(pinch - (pads[0] + pads[1]) / 2) < 0.02
 
 
+def test_a_closed_gripper_squeezes_a_thin_part_at_the_force_limit():
+    """A 12 mm plate edge between the left jaws: the fingers stop on it, and the servo
+    pushes at GRIPPER_FORCE (the Dex1-1 closes under force control), not at the few
+    newtons a position target at the closed position gave. The mirror equality makes the
+    two fingers one DoF, so each pad squeezes with half the servo force."""
+    probe = G1World(floating_base=True)
+    probe.reset_to_keyframe()
+    pinch = probe.data.site_xpos[probe.model.site(c.PINCH_SITES["left"]).id].copy()
+    spec = assembly.robot_spec()
+    spec.worldbody.add_geom(name="plate_edge", type=mujoco.mjtGeom.mjGEOM_BOX,
+                            size=[0.02, 0.006, 0.02], pos=pinch)
+    world = G1World(spec, floating_base=True)
+    world.reset_to_keyframe()
+    base = np.array([0.0, 0.0, c.KEYFRAME_PELVIS_HEIGHT, 0.0])
+    for _ in range(25):  # 0.5 s
+        world.step(c.KEYFRAME_JOINTS, KP, KD, np.array([1.0, 0.0]), base, np.zeros(4))
+    m, d = world.model, world.data
+    assert world.gripper_state()[0] == pytest.approx(1 - 0.006 / c.GRIPPER_TRAVEL, abs=0.03)
+    assert abs(d.actuator_force[world.gripper_motor[0]]) == pytest.approx(c.GRIPPER_FORCE)
+    edge, pads = m.geom("plate_edge").id, {m.geom(p).id for p in c.GRIPPER_PADS["left"]}
+    squeeze = []
+    for i in range(d.ncon):
+        contact = d.contact[i]
+        if {contact.geom1, contact.geom2} & pads and edge in (contact.geom1, contact.geom2):
+            force = np.zeros(6)
+            mujoco.mj_contactForce(m, d, i, force)
+            squeeze.append(force[0])
+    assert len(squeeze) >= 2 and sum(squeeze) == pytest.approx(c.GRIPPER_FORCE, rel=0.1)
+
+
 def test_keyframe_puts_the_feet_on_the_floor(world):
     world.reset_to_keyframe()
     m, d = world.model, world.data

@@ -47,7 +47,7 @@ from bench.hardware.wire import LOWCMD_CODEC, LOWSTATE_CODEC, LOWSTATE_DTYPE
 from bench.robot import assembly
 from bench.robot import constants as c
 from bench.sim.session import scene_spec
-from bench.sim.world import G1World
+from bench.sim.world import G1World, gripper_targets
 from bench.tasks.base import Scene
 
 PERIOD_STEPS = 2  # physics steps per LowCmd_/LowState_ cycle (2 ms, 500 Hz)
@@ -141,7 +141,7 @@ class MockG1:
         m.actuator_biasprm[idx, 1] = -self.kp
         m.actuator_biasprm[idx, 2] = -self.kd
         w.data.ctrl[idx] = self.q
-        w.data.ctrl[w.gripper_motor] = self.grippers * c.GRIPPER_TRAVEL
+        w.data.ctrl[w.gripper_motor] = gripper_targets(self.grippers)
 
     def lowstate(self) -> np.ndarray:
         """The LowState_ of the simulated robot now (a C-struct record), CRC set."""

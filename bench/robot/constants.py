@@ -30,9 +30,13 @@ NUM_JOINTS = len(JOINTS)  # 29
 GRIPPER_SIDES = ("left", "right")
 GRIPPER_JOINTS = tuple(f"{side}_gripper_joint" for side in GRIPPER_SIDES)
 GRIPPER_TRAVEL = 0.038  # m, each finger moves this far from open to closed (pads touch)
-GRIPPER_FORCE = 40.0  # N, grip force limit per finger
-GRIPPER_KP = 800.0  # N/m, finger position gain
+GRIPPER_FORCE = 40.0  # N, finger servo force limit; the mirrored fingers squeeze with half each
+GRIPPER_KP = 4000.0  # N/m, finger position gain
 GRIPPER_KD = 20.0  # N s/m
+# A full close aims this far past the closed position, so the finger servo saturates at
+# GRIPPER_FORCE on anything it holds, however thin: the Dex1-1 closes under force
+# control. (Aiming at the closed position itself squeezed a 12 mm plate with 5 N.)
+GRIPPER_SQUEEZE = GRIPPER_FORCE / GRIPPER_KP  # m
 GRIPPER_PADS = {side: (f"{side}_gripper_pad_a", f"{side}_gripper_pad_b")
                 for side in GRIPPER_SIDES}
 PINCH_SITES = {side: f"{side}_pinch" for side in GRIPPER_SIDES}

@@ -30,6 +30,13 @@ def fast_render_settings(spec: mujoco.MjSpec, size: int = CAMERA_SIZE) -> None:
     spec.visual.quality.numquads = 1
 
 
+def gripper_targets(grippers: np.ndarray) -> np.ndarray:
+    """Finger servo targets (m) for gripper commands in 0 (open) .. 1 (closed): a full
+    close aims GRIPPER_SQUEEZE past the closed position, so a grasp holds at the
+    force limit."""
+    return np.clip(grippers, 0.0, 1.0) * (c.GRIPPER_TRAVEL + c.GRIPPER_SQUEEZE)
+
+
 class G1World:
     """The compiled model and data of one scene, with indices into the robot's joints."""
 
@@ -100,7 +107,7 @@ class G1World:
         model, data = self.model, self.data
         self._set_gains(kp, kd)
         data.ctrl[self.motor_index] = targets
-        data.ctrl[self.gripper_motor] = np.clip(grippers, 0.0, 1.0) * c.GRIPPER_TRAVEL
+        data.ctrl[self.gripper_motor] = gripper_targets(grippers)
         if base_pose is None or base_velocity is None:
             mujoco.mj_step(model, data, nstep=SUBSTEPS)
             return
