@@ -102,7 +102,7 @@ class G1BridgeNode(Node):
 
     def _action(self, action: msg.PolicyAction) -> None:
         try:
-            self.mirror.apply_action(action.action)
+            self.mirror.apply_action(action.action, self.core.robot_time)
             s = self.mirror.session
             with self.lock:
                 self.core.on_policy(s.arm_targets, s.grippers)
@@ -165,14 +165,15 @@ class G1BridgeNode(Node):
         s = m.session
         observation = convert.observation_msg(m.observation(), self.session, self.step, stamp,
                                               ())
-        request = convert.wbc_request(m.robot_state(), s.base_command, s.arm_targets,
+        command = m.base_command(body.tick / 1000.0)
+        request = convert.wbc_request(m.robot_state(), command, s.arm_targets,
                                       self.session, self.step, reset=self.step == 0)
         request.header.stamp = stamp
         self.obs_pub.publish(observation)
         self.wbc_pub.publish(request)
         with self.lock:
             self.core.on_request()
-        m.advance()
+        m.advance(command)
         self.step += 1
         self.step_tick = body.tick / 1000.0
         if len(self.round_trips) >= 250:  # about every 5 s

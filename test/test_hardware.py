@@ -558,6 +558,23 @@ def test_mirror_gives_the_simulators_layouts_from_measured_state():
         RobotMirror("flip_cup", episode_config("flip_cup", "", "{}"))
 
 
+def test_mirror_drops_a_stale_walking_goal_after_the_goal_timeout():
+    from bench import layout
+    from bench.hardware.mirror import RobotMirror
+    from bench.ros.params import episode_config
+    config = episode_config("flip_cup", "", '{"camera_keys": []}')
+    mirror = RobotMirror("flip_cup", config)
+    s = mirror.session
+    raw = np.concatenate([[0.4, 0.0, 0.7, 0.2, 0.3], s.arm_targets, [0.0, 0.0]])
+    mirror.apply_action(layout.normalize(raw, s.action_layout), now=10.0)
+    timeout = config.controller.goal_timeout_s
+    walking = mirror.base_command(10.0 + timeout)
+    assert (walking.vx, walking.wz) == pytest.approx((0.4, 0.2))
+    stale = mirror.base_command(10.0 + timeout + 0.02)
+    assert (stale.vx, stale.vy, stale.wz) == (0.0, 0.0, 0.0)
+    assert (stale.height, stale.torso_pitch) == pytest.approx((0.7, 0.3))
+
+
 # ----- the driver switch in the graph description ------------------------------------------
 
 @pytest.mark.parametrize(("driver", "nodes"), [

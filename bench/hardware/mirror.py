@@ -27,7 +27,7 @@ from bench.hardware.lowcmd import BodyState
 from bench.robot import constants as c
 from bench.sim.session import SimSession
 from bench.sim.world import CONTROL_DT
-from bench.wbc.base import RobotState
+from bench.wbc.base import BaseCommand, GoalTimeout, RobotState
 from bench.wbc.floating import integrate_base_pose
 
 _FINGERS = ("left_gripper_joint", "left_gripper_joint_b", "right_gripper_joint",
@@ -50,6 +50,7 @@ class RobotMirror:
         self._fingers = [world.model.joint(n).qposadr[0] for n in _FINGERS]
         self._finger_v = [world.model.joint(n).dofadr[0] for n in _FINGERS]
         self.pelvis = np.array([0.0, 0.0, c.KEYFRAME_PELVIS_HEIGHT])
+        self.goal = GoalTimeout(config.controller.goal_timeout_s)
 
     def load(self, body: BodyState, grippers: np.ndarray, time: float,
              pelvis: np.ndarray | None = None) -> None:
@@ -67,14 +68,23 @@ class RobotMirror:
         q[self._fingers], v[self._finger_v] = closures, 0.0
         w.data.time = time
 
-    def apply_action(self, action: Any) -> None:
-        """Parse a normalized action as the simulator does (ValueError when malformed)."""
+    def apply_action(self, action: Any, now: float | None) -> None:
+        """Parse a normalized action as the simulator does (ValueError when malformed);
+        its base command is the goal from robot time ``now`` (None: no robot state yet)."""
         self.session.apply_action(action)
+        if now is not None:
+            self.goal.update(self.session.base_command, now)
 
-    def advance(self) -> None:
-        """One control step passed: integrate the commanded base odometry (low-dim)."""
+    def base_command(self, now: float) -> BaseCommand:
+        """The base command in force at robot time ``now``: the latest action's, until
+        it is older than ``controller.goal_timeout_s``; then standing at its height and
+        torso pitch (the GR00T-WBC goal timeout, in robot time)."""
+        return self.goal.update(None, now)
+
+    def advance(self, command: BaseCommand) -> None:
+        """One control step under ``command`` passed: integrate the base odometry."""
         s = self.session
-        s.base_pose, _ = integrate_base_pose(s.base_pose, s.base_command, CONTROL_DT)
+        s.base_pose, _ = integrate_base_pose(s.base_pose, command, CONTROL_DT)
 
     def observation(self) -> dict[str, np.ndarray]:
         """The policy's observation of the loaded state."""

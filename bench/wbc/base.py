@@ -64,12 +64,12 @@ class LowerBodyTargets:
 
 
 class GoalTimeout:
-    """Keeps the latest base command alive for ``timeout_s`` of sim time.
+    """Keeps the latest base command alive for ``timeout_s`` (sim or robot time).
 
-    The graph's WBC node answers every control step, but a base goal that stops being
-    refreshed (a silent or dead policy) must not keep the robot walking: after the
-    timeout the velocity commands drop to zero, height and torso pitch are kept.
-    Measured in sim time, so lockstep and faster-than-real-time runs behave the same.
+    A base goal that stops being refreshed must not keep the robot walking: after the
+    timeout the velocity commands drop to zero, height and torso pitch are kept. In
+    lockstep every control step carries a fresh action, so it never fires there; the
+    hardware bridge's RobotMirror applies it to the latest policy action (robot time).
     """
 
     def __init__(self, timeout_s: float):
