@@ -10,7 +10,7 @@ motion primitives. Experts read the full simulator state through the oracle chan
 
 from __future__ import annotations
 
-from bench.policies.experts import dishwasher, kitchen, reaching
+from bench.policies.experts import dishwasher, kitchen, reaching, tabletop
 from bench.policies.experts.script import Expert
 from bench.tasks import BENCHMARK_TASKS, get_spec
 
@@ -20,8 +20,9 @@ EXPERTS: dict[str, type[Expert]] = {**reaching.EXPERTS, **kitchen.EXPERTS,
 # Benchmark tasks without an expert yet, and why (docs/experts.md has the details).
 _NOT_YET = "no expert written yet (its scene comes from another issue)"
 PENDING: dict[str, str] = {
-    "flip_cup": "the Dex1-1 jaw opens 7.6 cm and the cup is 8.8 cm wide: the side grasp "
-                "squeezes the cup out (docs/experts.md)",
+    "flip_cup": "draft only (bench.policies.experts:draft), below 90 %: the jaw cannot "
+                "grip the cup across, and the far-row cups need the torso-pitch command "
+                "the embedded WBC lacks (docs/experts.md)",
     "move_plate": "expert not written yet",
     "move_two_plates": "expert not written yet",
     "flip_cutlery": "expert not written yet",
@@ -32,6 +33,18 @@ PENDING: dict[str, str] = {
     **kitchen.PENDING,
     **dishwasher.PENDING,
 }
+
+
+# Experts that run but fall short of the 90 % bar; PENDING says why.
+DRAFTS: dict[str, type[Expert]] = {**tabletop.DRAFTS}
+
+
+def draft(task: str) -> Expert:
+    """The draft expert of ``task`` (below the bar; see PENDING and docs/experts.md)."""
+    if task not in DRAFTS:
+        raise ValueError(f"no draft expert for {task!r}; drafts exist for: "
+                         f"{', '.join(sorted(DRAFTS))}")
+    return DRAFTS[task](task)
 
 
 def expert(task: str) -> Expert:

@@ -1,7 +1,8 @@
 """Experts for the reach tasks (bench.tasks.reaching): move the pinch centre onto the
 target ball and hold it there. The robot walks only when a target is out of reach from
-the spawn point (a far target across the body); the hands go straight to the target centre (position-only
-inverse kinematics, so the wrist keeps the posture nearest to the current one)."""
+the spawn point (a far target across the body); the hands go straight to the target
+centre (position-only inverse kinematics, so the wrist keeps the posture nearest to
+the current one)."""
 
 from __future__ import annotations
 

@@ -239,8 +239,12 @@ class Expert:
         aside = sum((1.0 if side == "left" else -1.0) for side in targets) * REACH_ASIDE
         yield from self.walk_to(centre[0] - REACH_AHEAD, centre[1] - aside, 0.0)
 
-    def walk_to(self, x: float, y: float, yaw: float, max_steps: int = 400) -> Iterator[None]:
-        """Walk the pelvis to (x, y, yaw), closed loop, then stand for WALK_SETTLE steps.
+    def walk_to(self, x: float, y: float, yaw: float, max_steps: int = 400,
+                tolerance: tuple[float, float] = WALK_TOLERANCE,
+                min_speed: float = 0.0) -> Iterator[None]:
+        """Walk the pelvis to (x, y, yaw), closed loop, until within ``tolerance`` (m, rad)
+        or ``max_steps``, then stand for WALK_SETTLE steps. ``min_speed`` (m/s) keeps the
+        last centimetres from asking for speeds a controller does not step for.
         Velocities are commanded in the body frame, proportional to the error. The arms
         keep their joint angles (the hands travel with the body)."""
         self.hand.clear()
@@ -249,13 +253,12 @@ class Expert:
             px, py, pyaw = self.kin.pelvis_pose()
             dx, dy = x - px, y - py
             dyaw = float(np.arctan2(np.sin(yaw - pyaw), np.cos(yaw - pyaw)))
-            if np.hypot(dx, dy) < WALK_TOLERANCE[0] and abs(dyaw) < WALK_TOLERANCE[1]:
+            if np.hypot(dx, dy) < tolerance[0] and abs(dyaw) < tolerance[1]:
                 break
             cos, sin = np.cos(pyaw), np.sin(pyaw)
             body = np.array([cos * dx + sin * dy, -sin * dx + cos * dy]) * WALK_GAIN
             norm = float(np.linalg.norm(body))
-            if norm > WALK_SPEED:
-                body *= WALK_SPEED / norm
+            body *= np.clip(norm, min_speed, WALK_SPEED) / max(norm, 1e-9)
             self.velocity = np.array([*body, np.clip(WALK_GAIN * dyaw, -TURN_SPEED, TURN_SPEED)])
             yield
         self.velocity = np.zeros(3)
