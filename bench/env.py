@@ -193,7 +193,6 @@ class BenchEnv(gym.Env):
             "metrics": dict(self.status.metrics),
             "backend": self.backend.name,
             "backend_substitution": self.backend.substitution,
-            "scene": self.spec_.scene_status,
         }
 
     def render(self) -> np.ndarray | None:

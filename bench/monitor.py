@@ -64,7 +64,7 @@ class Status:
 class TaskMonitor:
     """Evaluates one task on world states, with its own MjData."""
 
-    def __init__(self, task: Task | None, model: mujoco.MjModel, hold_steps: int = HOLD_STEPS):
+    def __init__(self, task: Task, model: mujoco.MjModel, hold_steps: int = HOLD_STEPS):
         self.task = task
         self.model = model
         self.data = mujoco.MjData(model)
@@ -105,15 +105,14 @@ class TaskMonitor:
         if np.linalg.norm(base[:2]) > PELVIS_LIMIT:
             return self._end(Termination.TERMINATED,
                              f"pelvis more than {PELVIS_LIMIT:g} m from the origin")
-        if self.task is not None:
-            status.metrics = self.task.metrics(self.scene)
-            reason = self.task.fail(self.scene)
-            if reason is not None:
-                return self._end(Termination.TERMINATED, f"fail-fast: {reason}")
-            status.held_steps = status.held_steps + 1 if self.task.success(self.scene) else 0
-            if status.held_steps >= self.hold_steps:
-                status.success = True
-                return self._end(Termination.SUCCESS, "success condition held")
+        status.metrics = self.task.metrics(self.scene)
+        reason = self.task.fail(self.scene)
+        if reason is not None:
+            return self._end(Termination.TERMINATED, f"fail-fast: {reason}")
+        status.held_steps = status.held_steps + 1 if self.task.success(self.scene) else 0
+        if status.held_steps >= self.hold_steps:
+            status.success = True
+            return self._end(Termination.SUCCESS, "success condition held")
         if budget_exhausted:
             return self._end(Termination.TIMEOUT, "episode budget used up")
         return status

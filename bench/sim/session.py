@@ -36,11 +36,10 @@ _FINGER_JOINTS = ("left_gripper_joint", "left_gripper_joint_b", "right_gripper_j
 
 
 def scene_spec(task: str, reach_tolerance: float | None) -> tuple[mujoco.MjSpec, Any]:
-    """The robot plus the task's props (if the task has a scene), and the task object."""
+    """The robot plus the task's props, and the task object."""
     instance = make_task(task, reach_tolerance)
     spec = assembly.robot_spec()
-    if instance is not None:
-        instance.build(spec)
+    instance.build(spec)
     return spec, instance
 
 
@@ -60,8 +59,7 @@ class SimSession:
         self.config = config
         ctrl = config.controller
         spec, self.task = scene_spec(task, config.reach_tolerance)
-        if self.task is not None:
-            self.task.initialization_profile = config.initialization_profile
+        self.task.initialization_profile = config.initialization_profile
         self.world = G1World(spec, camera_size=config.camera_shape[0],
                              floating_base=floating_base,
                              render_size=EXTERNAL_SIZE if config.render_mode else None)
@@ -96,9 +94,8 @@ class SimSession:
         self._warming = True
         self.rng = np.random.default_rng(seed)
         self.world.reset_to_keyframe()
-        if self.task is not None:
-            self.task.reset(self.scene, self.rng)
-            mujoco.mj_forward(self.world.model, self.world.data)
+        self.task.reset(self.scene, self.rng)
+        mujoco.mj_forward(self.world.model, self.world.data)
         state = self.world.robot_state()
         self.base_pose = np.array([*state.base_pos, state.yaw])
         return state
@@ -151,7 +148,7 @@ class SimSession:
                         np.concatenate([lower.kp, c.ARM_KP, c.ARM_KP]),
                         np.concatenate([lower.kd, c.ARM_KD, c.ARM_KD]),
                         self.grippers, lower.base_pose, lower.base_velocity)
-        if self._warming and self.task is not None:
+        if self._warming:
             self.task.hold_through_warmup(self.scene)
         if lower.base_pose is not None:
             self.base_pose = np.asarray(lower.base_pose, float)

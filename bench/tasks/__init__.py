@@ -3,8 +3,8 @@
 A TaskSpec carries what the official configuration varies per task: the action
 dimension (20, or 21 with the torso-pitch command), the reach tolerance, the
 initialization profile and the episode budget. Scenes, resets and success
-predicates are task classes that the task modules register in ``SCENES``; a task
-without one yet builds the robot-only scene, and `TaskSpec.scene_status` says so.
+predicates are task classes that the task modules register in ``SCENES``, one per
+task (test_env checks that all 40 have one).
 
 Budgets: BUDGET_RULE (2x the longest successful demonstration, rounded up to the
 next 500 env steps, at least 2000) needs demonstrations: tasks whose scripted expert
@@ -39,11 +39,6 @@ class TaskSpec:
     def action_dim(self) -> int:
         """20, or 21 with the torso-pitch command."""
         return 21 if self.pitch_command else 20
-
-    @property
-    def scene_status(self) -> str:
-        """Whether the task's scene exists yet."""
-        return "scene" if self.name in SCENES else "robot-only scene (task scene not built yet)"
 
 
 def _spec(name: str, group: str, benchmark: bool = True, pitch: bool = True,
@@ -107,10 +102,8 @@ SCENES: dict[str, type] = _task_classes()
 
 
 def make_task(name: str, reach_tolerance: float | None = None) -> Any:
-    """An instance of the task's class, or None while its scene is not built yet."""
-    cls = SCENES.get(get_spec(name).name)
-    if cls is None:
-        return None
+    """An instance of the task's class (scene, seeded reset, success, fail-fast)."""
+    cls = SCENES[get_spec(name).name]
     return cls(reach_tolerance) if TASKS[name].reach_tolerance is not None else cls()
 
 
