@@ -64,3 +64,39 @@ def test_the_open_door_is_below_what_a_standing_g1_reaches():
     # underside (the hinge plane) and its handle
     assert abs(lowest - 0.52) < 0.03, lowest
     assert lowest - FINGERTIP > max(ds.HINGE_Z, handle_top) + 0.05, (lowest, handle_top)
+
+
+def test_draft_factory_names_the_drafts():
+    assert isinstance(dishwasher.draft("dishwasher_load_plates"), dishwasher.DishwasherLoadPlates)
+    assert not set(dishwasher.DRAFTS) & set(EXPERTS)  # drafts are below the bar
+    with pytest.raises(ValueError, match="drafts exist for: dishwasher_load_plates"):
+        dishwasher.draft("dishwasher_close")
+
+
+def test_plates_draft_lifts_a_plate_out_of_the_drainer():
+    """The documented state of the draft: with the gripper squeezing at its force limit,
+    the top-rim grasp lifts the first plate clear of the drainer's dividers (seed
+    620000, embedded default WBC, no cameras)."""
+    from bench.policies.oracle import env_world_state, feed_world
+
+    env = make("dishwasher_load_plates", camera_keys=(), episode_length=6000)
+    policy = dishwasher.draft("dishwasher_load_plates")
+    try:
+        observation, _ = env.reset(seed=620000)
+        start = {p: float(env.world.data.xpos[env.world.model.body(p).id][2])
+                 for p in ("plate_a", "plate_b")}
+        lifted, fell = 0.0, False
+        for _ in range(520):
+            observation, _, terminated, truncated, info = env.step(policy(observation))
+            feed_world(policy, env_world_state(env, 620000))
+            fell = fell or bool(info["fell"])
+            for plate, z in start.items():
+                lifted = max(lifted, float(env.world.data.xpos[env.world.model.body(plate).id][2])
+                             - z)
+            if terminated or truncated:
+                break
+    finally:
+        env.close()
+    assert not fell
+    # the rim rests 0.04 m below the dividers' tops; the draft lifts by LIFT (0.08 m)
+    assert lifted > 0.05, lifted
