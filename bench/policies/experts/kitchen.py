@@ -175,13 +175,12 @@ EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose,
 
 # Kitchen tasks without a working expert, and why (docs/experts.md has the details).
 PENDING: dict[str, str] = {
-    "drawer_top_open": "the Dex1-1 friction grip on the 2.2 cm handle bar creeps out under "
-                       "the drawer's pull (pyramidal friction cones, impratio 1), and the "
-                       "2.4 cm gap behind the bar is too narrow for a hooking finger; a hook "
-                       "behind the front panel is not finished",
-    "wall_cupboard_open": "expert not finished: taking the vertical handle bar with a "
-                          "level jaw from the hanging arm runs the hand into the counter "
-                          "edge or an inverse-kinematics local minimum",
+    "drawer_top_open": "expert not finished: the handle bar slips out of the jaws while "
+                       "the robot walks the drawer out (a draft with re-grasps opened it "
+                       "on 1 of 3 seeds), and no hook fits behind the bar",
+    "wall_cupboard_open": "expert not finished: the hands do not get a door's handle "
+                          "bar from the hanging arm (orientation-constrained inverse "
+                          "kinematics stalls or runs the hand under the counter's edge)",
     **{task: "expert not written yet" for task in (
         "pick_box", "put_cups", "saucepan_to_hob", "sandwich_remove")},
 }
