@@ -3,8 +3,8 @@ floating-base tracking. Runs the env as a user would, through make() and normali
 actions; the arm targets and base commands are the only inputs.
 
 Usage: .venv/bin/python scripts/wbc_figures.py [--resets 100] [--stand-seconds 60]
-       [--workers 2]
-Prints markdown tables. The full run takes about 10 minutes on 2 cores.
+       [--workers 2] [--arm-range front|limits] [--arm-speed 0.25]
+Prints markdown tables. The full run takes about 25 minutes on a shared 2-core machine.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ ARM_LIMITS = c.JOINT_LIMITS[15:]
 FRONT_LIMITS = ARM_LIMITS.copy()
 FRONT_LIMITS[[0, 7], 1] = 0.5
 ARM_RANGES = {"limits": ARM_LIMITS, "front": FRONT_LIMITS}
-ARM_SPEED = 0.5  # rad/s, slowest-moving random arm targets move at most this fast
+ARM_SPEED = 0.25  # rad/s, random arm targets move at most this fast per joint (default)
 TASK = "reach_target_single"  # 20-dim action, and no furniture to walk into
 
 
@@ -53,8 +53,8 @@ def arm_goals(rng: np.random.Generator, limits: np.ndarray, checker: ArmCollisio
             start = goal
 
 
-def stand(seed: int, seconds: float, arm_range: str = "front", collision_free: bool = True
-          ) -> dict:
+def stand(seed: int, seconds: float, arm_range: str = "front", arm_speed: float = ARM_SPEED,
+          collision_free: bool = True) -> dict:
     """The bare robot (no furniture to lean on or push against): a reset and the warmup
     under the embedded WBC, then standing while the arms track slow random targets
     drawn from the seed within ARM_RANGES[arm_range] (collision-free ones unless
@@ -75,7 +75,7 @@ def stand(seed: int, seconds: float, arm_range: str = "front", collision_free: b
             delta = goal - arms
             if np.abs(delta).max() < 1e-3:
                 goal = next(goals)
-            arms = arms + np.clip(delta, -ARM_SPEED * 0.02, ARM_SPEED * 0.02)
+            arms = arms + np.clip(delta, -arm_speed * 0.02, arm_speed * 0.02)
         state = world.robot_state()
         lower = controller.command(state, stand_command, arms)
         world.step(np.concatenate([lower.position, arms]),
@@ -151,6 +151,7 @@ def main() -> None:
     parser.add_argument("--stand-seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--arm-range", choices=sorted(ARM_RANGES), default="front")
+    parser.add_argument("--arm-speed", type=float, default=ARM_SPEED, help="rad/s per joint")
     args = parser.parse_args()
     with ProcessPoolExecutor(args.workers) as pool:
         walks = [pool.submit(locomotion, name, arms) for arms in ("nominal", "reach")
@@ -158,13 +159,14 @@ def main() -> None:
                               "turn 0.5 rad/s")]
         stands = list(pool.map(stand, range(620000, 620000 + args.resets),
                                [args.stand_seconds] * args.resets,
-                               [args.arm_range] * args.resets))
+                               [args.arm_range] * args.resets,
+                               [args.arm_speed] * args.resets))
         walks_done = [w.result() for w in walks]
     floating = floating_tracking()
 
     falls = [s for s in stands if s["fell"]]
     print(f"## Standing: {args.resets} seeded resets x {args.stand_seconds:.0f} s, arms "
-          f"tracking random collision-free targets ({args.arm_range}) at <= {ARM_SPEED} "
+          f"tracking random collision-free targets ({args.arm_range}) at <= {args.arm_speed} "
           "rad/s\n")
     print(f"falls: {len(falls)} of {args.resets}"
           + (f" (seeds {[s['seed'] for s in falls]})" if falls else "") + "\n")
