@@ -61,6 +61,21 @@ class Status:
         return self.success and not self.fell
 
 
+def judge_task(task: Task, scene: Scene, status: Status,
+               hold_steps: int) -> tuple[Termination, str] | None:
+    """Fail-fast and the success hold on the loaded scene (``status.held_steps`` and
+    ``status.success`` are updated): the termination and its reason when the episode
+    ends, else None."""
+    reason = task.fail(scene)
+    if reason is not None:
+        return Termination.TERMINATED, f"fail-fast: {reason}"
+    status.held_steps = status.held_steps + 1 if task.success(scene) else 0
+    if status.held_steps >= hold_steps:
+        status.success = True
+        return Termination.SUCCESS, "success condition held"
+    return None
+
+
 class TaskMonitor:
     """Evaluates one task on world states, with its own MjData."""
 
@@ -106,13 +121,9 @@ class TaskMonitor:
             return self._end(Termination.TERMINATED,
                              f"pelvis more than {PELVIS_LIMIT:g} m from the origin")
         status.metrics = self.task.metrics(self.scene)
-        reason = self.task.fail(self.scene)
-        if reason is not None:
-            return self._end(Termination.TERMINATED, f"fail-fast: {reason}")
-        status.held_steps = status.held_steps + 1 if self.task.success(self.scene) else 0
-        if status.held_steps >= self.hold_steps:
-            status.success = True
-            return self._end(Termination.SUCCESS, "success condition held")
+        ended = judge_task(self.task, self.scene, status, self.hold_steps)
+        if ended is not None:
+            return self._end(*ended)
         if budget_exhausted:
             return self._end(Termination.TIMEOUT, "episode budget used up")
         return status

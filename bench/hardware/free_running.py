@@ -21,7 +21,7 @@ import mujoco
 import numpy as np
 
 from bench.falls import FallDetector
-from bench.monitor import Status, Termination
+from bench.monitor import Status, Termination, judge_task
 from bench.robot import constants as c
 from bench.tasks.base import Scene, Task
 
@@ -95,14 +95,8 @@ class FreeRunningMonitor:
         self._load(joint_q, grippers)
         status.reason = ""
         status.metrics = {**self.task.metrics(self.scene), AVAILABLE: 1.0}
-        reason = self.task.fail(self.scene)
-        if reason is not None:
-            return self._end(Termination.TERMINATED, f"fail-fast: {reason}")
-        status.held_steps = status.held_steps + 1 if self.task.success(self.scene) else 0
-        if status.held_steps >= self.hold_steps:
-            status.success = True
-            return self._end(Termination.SUCCESS, "success condition held")
-        return status
+        ended = judge_task(self.task, self.scene, status, self.hold_steps)
+        return status if ended is None else self._end(*ended)
 
     def _load(self, joint_q: np.ndarray, grippers: np.ndarray) -> None:
         q = self.data.qpos
