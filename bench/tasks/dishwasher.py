@@ -30,12 +30,20 @@ import numpy as np
 from bench import predicates as pred
 from bench.tasks import dishwasher_scene as ds
 from bench.tasks.base import FLIP_X, Scene, Task, quat_mul, yaw_quat
-from bench.tasks.props import RACK_BASE_HALF, RACK_PLATE_HEIGHT, add_cup, add_plate, add_rack
+from bench.tasks.props import (
+    CUP_HEIGHT,
+    CUP_MASS,
+    CUP_RADIUS,
+    RACK_BASE_HALF,
+    RACK_PLATE_HEIGHT,
+    add_cup,
+    add_plate,
+    add_rack,
+)
 from bench.tasks.props import rack_slot_offsets as rack_offsets
 
 CLOSED_TOLERANCE = 0.05  # normalised: 4.5 degrees, 0.025 m and 0.0225 m
 LONG_TOLERANCE = 0.10  # normalised, the _long tasks' closed dishwasher / cabinet / drawer
-CUP_RADIUS, CUP_HEIGHT = 0.04, 0.09
 MUG_RADIUS, MUG_HEIGHT = 0.045, 0.10
 RIGHT = np.array([0.0, -1.0, 0.0])
 PLATE_FACING_RIGHT = np.array([np.cos(np.pi / 4), np.sin(np.pi / 4), 0.0, 0.0])  # +z -> -y
@@ -189,7 +197,7 @@ class _Cups(_Dishwasher):
     def build_props(self, spec) -> None:
         for cup, rgba in zip(self.cups, ([0.85, 0.3, 0.25, 1], [0.25, 0.55, 0.85, 1]),
                              strict=False):
-            add_cup(spec, cup, CUP_RADIUS, CUP_HEIGHT, 0.15, rgba)
+            add_cup(spec, cup, CUP_RADIUS, CUP_HEIGHT, CUP_MASS, rgba)
 
 
 class DishwasherLoadCups(_Cups):

@@ -32,7 +32,7 @@ import numpy as np
 from bench import predicates as pred
 from bench.tasks import kitchen_scene as ks
 from bench.tasks.base import Scene, Task, yaw_quat
-from bench.tasks.props import add_cup, add_table
+from bench.tasks.props import CUP_HEIGHT, CUP_MASS, CUP_RADIUS, add_cup, add_table
 
 TOLERANCE = 0.1  # normalized, open or closed
 CLOSED_START = (0.0, 0.15)  # normalized opening range of a drawer that starts closed
@@ -41,7 +41,6 @@ G1_SPAWN_X, G1_SPAWN_Y, G1_SPAWN_YAW = (0.12, 0.14), 0.05, np.radians(5.0)
 SIDE_TABLE_CENTER, SIDE_TABLE_HALF, SIDE_TABLE_TOP = (0.70, -1.0), (0.25, 0.25), 0.50
 BOX_JITTER = 0.03  # m
 BOX_BOTTOM_TOLERANCE = 0.03  # m
-CUP_RADIUS, CUP_HEIGHT, CUP_MASS = 0.04, 0.09, 0.15
 CUPS = ("cup_a", "cup_b")
 CUP_SPOTS_Y = (-0.15, 0.0, 0.15)  # local y of put_cups' three counter spots
 CUP_SPOTS_X = 0.18  # local x

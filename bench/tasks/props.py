@@ -21,6 +21,12 @@ WOOD = [0.55, 0.42, 0.3, 1]
 WHITE = [0.92, 0.92, 0.9, 1]
 STEEL = [0.7, 0.72, 0.75, 1]
 FRICTION = [1.0, 0.01, 0.001]
+# Cups of every scene. BiGym-G1 adapts its scenes to the Dex1-1, whose jaw opens 7.6 cm:
+# this cup is 7.0 cm across its outer wall, so it can be gripped across.
+CUP_RADIUS = 0.031  # m, to the middle of the wall
+CUP_HEIGHT = 0.09  # m
+CUP_MASS = 0.15  # kg
+CUP_WALL = 0.004  # m, half the wall thickness
 
 
 def free_body(spec: mujoco.MjSpec, name: str, pos=(0.0, 0.0, 0.0)) -> mujoco.MjsBody:
@@ -86,7 +92,7 @@ def add_cup(spec: mujoco.MjSpec, name: str, radius: float, height: float, mass: 
     origin at its geometric centre, opening toward local +z; optionally a handle."""
     body = free_body(spec, name)
     half = height / 2
-    wall = 0.004
+    wall = CUP_WALL
     body.add_geom(name=f"{name}_bottom", type=CYLINDER, size=[radius, wall, 0],
                   pos=[0, 0, -half + wall], rgba=rgba, mass=mass * 0.4, friction=FRICTION)
     chord = 2 * radius * np.tan(np.pi / segments) + 0.002

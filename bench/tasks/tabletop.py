@@ -14,6 +14,9 @@ import numpy as np
 from bench import predicates as pred
 from bench.tasks.base import FLIP_X, Scene, Task, quat_mul, yaw_quat
 from bench.tasks.props import (
+    CUP_HEIGHT,
+    CUP_MASS,
+    CUP_RADIUS,
     RACK_BASE_HALF,
     RACK_PLATE_HEIGHT,
     TABLE_TOP,
@@ -36,7 +39,6 @@ SLOT_TOLERANCE = 0.05  # m, plate centre to slot centre
 EDGE_TOLERANCE_DEG = 20.0
 SPOTS = np.array([(x, y) for x in (0.45, 0.55) for y in (-0.15, -0.05, 0.05, 0.15)])
 SPOT_JITTER = 0.03  # m
-CUP_RADIUS, CUP_HEIGHT = 0.04, 0.09
 MUG_RADIUS, MUG_HEIGHT = 0.045, 0.10
 
 
@@ -134,7 +136,7 @@ class FlipCup(Task):
 
     def build(self, spec) -> None:
         add_main_table(spec)
-        add_cup(spec, "cup", CUP_RADIUS, CUP_HEIGHT, 0.15, [0.85, 0.3, 0.25, 1])
+        add_cup(spec, "cup", CUP_RADIUS, CUP_HEIGHT, CUP_MASS, [0.85, 0.3, 0.25, 1])
 
     def reset(self, scene: Scene, rng: np.random.Generator) -> None:
         yaw = np.pi + rng.uniform(-np.pi / 6, np.pi / 6)
