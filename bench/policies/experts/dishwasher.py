@@ -11,42 +11,50 @@ Shared habits (``DishwasherExpert``):
 * walking stops within STOP_TOLERANCE (0.025 m ahead, 0.05 m aside, 0.08 rad) with a
   MIN_WALK floor on the command: the embedded WBC stands below a 0.05 command norm and
   its gait sways the pelvis about 0.03 m sideways, so a tighter stop never triggers;
-* a long reach is one inverse-kinematics solve from a forward-reaching seed pose, then
-  a move in joint space (inverse kinematics followed step by step wanders to the wrist
-  and shoulder-yaw limits), after which the shared tracking takes over;
+* a long reach is one multi-start inverse-kinematics solve (the arm's angles, a
+  forward-reaching pose, perturbations of both; the exact solution nearest the arm
+  wins), then a move in joint space (inverse kinematics followed step by step wanders
+  to the joint limits or loses the pose), after which the shared tracking takes over;
+* hand offsets are set by ``align`` (settle, measure, correct, twice) instead of the
+  shared continuous learning, which the arm's lag on long reaches makes oscillate;
 * an object in the hand is placed closed loop on the object itself: the hand target
   moves by the object's own position error (arm sag under load, body sway), read from
   the oracle state.
 
 dishwasher_load_plates (a draft, below the bar; ``draft`` loads it): the plates stand
 on edge in the drainer facing the robot's right and stand the same way in the bottom
-tray's slots, so a plate only has to keep its plane on the way. The left hand, pointing
-PLATE_PITCH down with the jaw across the plate, comes down onto the plate's top rim
-with the pinch site HANG above its centre (so that the plate hangs from the jaw with no
-torque about it) and lifts it out over the dividers; it draws the plate to the robot's
-left, high over the counter; the robot steps back until the plate has left the counter
-behind (the tub's side wall rises to 1.07 m beyond x = 0.49 m along the counter's left
-edge), steps left beside the door, the hand lowers the plate over the tray, the robot
-steps forward, and the hand lowers the plate into a slot closed loop on the plate's
-centre and lets go. What the drafts established (seed 620000, embedded default):
+tray's slots, so a plate only has to keep its plane on the way. The left hand, nearly
+level (PICK_PITCH) with the jaw across the plate, takes a plate GRASP_DEPTH inside its
+near rim and lifts it out over the dividers; the robot steps back, the hand still,
+until the plate has left the counter behind (the tub's side wall rises to 1.07 m
+beyond x = 0.49 m along the counter's left edge, so the plate can pass to the tray only
+in front of the counter); the hand draws the plate to the robot's left (SWING, joint-
+space legs); the robot steps left beside the door and forward to PLACE_STANCE, and the
+hand lowers the plate over a slot closed loop on the plate's centre and lets go. What
+the drafts established (seed 620000, embedded default):
 
-* the gripper's 20 N per pad now lifts a plate by its rim, but does not hold it
-  rigidly: a plate taken by its near rim (hand nearly level) pivots about the jaw axis
-  within a few seconds until it hangs below the pads, still on edge; a hand that swings
-  fast (a joint-space move) or sways with the gait swings it out of its plane and drops
-  it; hence the grasp on the top rim;
-* reach: the drainer's plates are reached nearly level or, from the top rim, pitched
-  at most about 40 degrees down, with the pelvis 0.42 m behind the plate; the slots
-  beside the door (pelvis at x 0.22, y 0.15) pitched 40-60 degrees down; pitched 40
-  degrees down, the hand reaches over the robot's left side at 0.9-1.0 m but not in
-  front of the chest above 1.0 m, and the tracking inverse kinematics (30 iterations
-  from the arm's angles) loses poses that the multi-start solve finds, so the long
-  moves are joint-space moves, which swing the plate;
-* an arm swinging out over the drainer turns holosoma up to 0.35 rad, and a sweep of
-  the open jaw through the drainer shoves the plates 2-3 cm (hence PICK_FROM, behind
-  and above the plate, and a second look at the plate before the jaw comes down);
-* seed 620000: the first plate is lifted out of the drainer (about 450 control steps),
-  then lost on the way to the tray.
+* the gripper's 20 N per pad lifts a plate, but holds it at about one point: the plate
+  turns about the jaw axis until it hangs below the pads (its centre 0.10-0.12 m below
+  the pinch site), and the swing of the gait or of a fast hand move tilts it out of its
+  plane and drops it. A grasp on the top rim (pinch above the centre, hand pitched 40
+  degrees down, so that nothing turns) holds only the top 1-2 cm of the rim, since the
+  gripper's housing then meets the rim, and drops it the same way;
+* reach at the standing height: the drainer's plates are reached nearly level, or from
+  the top rim at most about 40 degrees down, with the pelvis 0.42-0.45 m behind the
+  plate; from beside the door (pelvis about x 0.14, y 0.12; the gait does not get it
+  further in) a nearly level hand reaches slot 0 (y 0.52) no lower than 0.82 m and slot
+  1 no lower than 0.86 m, so the plate is let go 5-10 cm above its slot and the pins
+  have to guide it; pitched 30-40 degrees down the hand reaches lower, but turning the
+  hanging plate drops it;
+* the tracking inverse kinematics (30 iterations from the arm's angles) loses poses that
+  a multi-start solve finds (moving to the robot's left side at 0.9-1.1 m), so the long
+  moves are joint-space legs between solved poses; a fast swing of the arm turns
+  holosoma by up to 0.35 rad or pushes it back, and an open jaw swept through the
+  drainer shoves the plates 2-3 cm (hence the approach from APPROACH behind the rim and
+  a second look at the plate before the jaw closes);
+* seed 620000: the first plate is lifted out, carried past the tub's wall and over the
+  tray (about 1050 control steps), and slips out of the jaw at the end of the walk to
+  the tray; one earlier variant dropped it into a slot on edge by chance.
 
 dishwasher_close needs the height and torso-pitch commands (``PENDING``).
 """
@@ -59,6 +67,7 @@ import numpy as np
 
 from bench.policies.experts.kinematics import rotation
 from bench.policies.experts.script import (
+    REACHABLE,
     TURN_SPEED,
     WALK_GAIN,
     WALK_SETTLE,
@@ -80,7 +89,8 @@ WALK_STEPS = 400  # control steps at most for one walk
 ARM_FORWARD = np.array([-0.8, 0.0, 0.0, 0.3, 0.0, 0.4, 0.2])  # rad, left arm reaching ahead
 IK_STARTS = 24  # inverse-kinematics starts for a long reach
 IK_SPREAD = 0.3  # rad, spread of the perturbed starts
-REACH_STEPS = 60  # control steps for a long reach in joint space
+REACH_STEPS = 100  # control steps for a long reach in joint space (a fast swing of the arm
+# turns the embedded WBC's stance)
 READY = np.array([0.25, 0.22, 0.95])  # m, left pinch in the pelvis frame before a reach
 ALIGN_PASSES = 2  # settle-and-correct passes of ``align``
 ALIGN_SETTLE = 15  # control steps for the arm to settle before a correction
@@ -94,25 +104,26 @@ PLACE_TOLERANCE = 0.006  # m, object position error counted as placed
 PLACE_STEPS = 60  # control steps at most for the closed-loop placing
 
 # ----- plates -------------------------------------------------------------------------------
-PLATE_PITCH = np.radians(40)  # the hand points this far below level, across the plate
-HANG = 0.085  # m, the pinch site above the plate's centre (the pads on its upper rim)
-PICK_AHEAD = 0.42  # m, plate centre ahead of the pelvis when taking it
+PICK_PITCH = np.radians(10)  # the hand points this far below level while taking and
+# carrying a plate, the jaw across it
+GRASP_DEPTH = 0.05  # m, the pinch site this far inside the plate's near rim
+PICK_AHEAD = 0.45  # m, plate centre ahead of the pelvis when taking it
 PICK_ASIDE = 0.10  # m, plate centre left of the pelvis
-PICK_FROM = np.array([-0.10, 0.0, 0.10])  # m, the hand's first target from the grasp
-# (behind and above the plate: the arm's joint-space swing there clears the drainer)
-APPROACH = 0.04  # m, the jaw comes down onto the rim from this far above
-LIFT = 0.08  # m, out of the drainer: the rim clears its dividers
-HOLD = np.array([0.15, 0.40, 1.10])  # m, pinch in the pelvis frame (z in the world) while
-# the robot steps back: the plate's lower rim 0.05 m over the counter top
-BACK_X = 0.0  # m, pelvis x where the plate has left the counter behind (its far edge at
-# x = 0.26 m) and the robot steps left
-OVER_TRAY = np.array([0.15, 0.38, 0.95])  # m, pinch in the pelvis frame (z in the world)
-# while stepping up to the tray: the plate's lower rim 0.1 m over the slot pins, its far
-# edge short of the middle tray (x = 0.55 m) at PLACE_STANCE
-PLACE_STANCE = (0.22, 0.15)  # m, pelvis x, y by the door (its near edge is at y 0.31)
+APPROACH = 0.10  # m, the hand comes to the rim from this far behind it
+LIFT = 0.10  # m, out of the drainer: the rim clears its dividers
+OFF_COUNTER = 0.33  # m, the robot steps back until the plate's far edge is at x = this
+# (the counter top's front edge is at 0.38)
+SWING = (np.array([0.36, 0.20, 1.04]), np.array([0.30, 0.30, 1.06]),
+         np.array([0.20, 0.38, 1.06]))  # m, pinch in the pelvis frame (z in the world), as
+# the hand draws the plate, clear of the counter now, to the robot's left; the plate's
+# lower rim stays 0.1 m over the tray's walls and pins
+SWING_STEPS = 50  # control steps for each leg (slow: the plate hangs from the jaw)
+PLACE_STANCE = (0.15, 0.12)  # m, pelvis x, y by the door (its near edge is at y 0.31)
 PLATE_SLOTS = (1, 0)  # bottom-tray slots filled (0 nearest the robot), the far one first
-ABOVE_SLOT = 0.06  # m, the plate comes down into its slot from this far above
-SLOT_CLEARANCE = 0.008  # m, plate centre above its resting height when the jaw opens
+CARRY_STEPS = 100  # control steps for a move of the hanging plate (slow: it swings and
+# the jaw holds it by friction at one point)
+ABOVE_SLOT = 0.10  # m, the plate comes down into its slot from this far above
+SLOT_CLEARANCE = 0.02  # m, plate centre above its resting height when the jaw opens
 WITHDRAW = 0.10  # m, the hand draws up this far along the released plate
 
 
@@ -141,10 +152,14 @@ class DishwasherExpert(Expert):
 
     def align(self, side: str) -> Iterator[None]:
         """Let the arm settle, add the hand's remaining position error to its offset;
-        twice (the second pass takes what the first one's new arm angles sag)."""
+        twice (the second pass takes what the first one's new arm angles sag). Only while
+        the target is within reach."""
         for _ in range(ALIGN_PASSES):
             yield from self.wait(ALIGN_SETTLE)
-            error = self.hand[side][0] - self.kin.pinch_pose(side)[0]
+            pos, rot = self.hand[side]
+            if self.kin.solve(side, pos + self.offset[side], rot, self.arm[side])[1] > REACHABLE:
+                break  # the error is out of reach, not sag: an offset would only grow
+            error = pos - self.kin.pinch_pose(side)[0]
             offset = self.offset[side] + error
             self.offset[side] = offset * min(1.0, ALIGN_LIMIT / max(float(np.linalg.norm(offset)),
                                                                     1e-12))
@@ -252,47 +267,53 @@ class DishwasherLoadPlates(DishwasherExpert):
             yield from self.place(plate, slot)
 
     def pick(self, plate: str) -> Iterator[None]:
-        """Walk up to the drainer, take ``plate`` by its top rim (the pinch site above its
-        centre, so that it hangs from the jaw without turning) and lift it out."""
+        """Walk up to the drainer, take ``plate`` by its near rim, GRASP_DEPTH deep with
+        the hand nearly level, and lift it out (it then turns about the jaw axis until it
+        hangs below the pads, still on edge)."""
         centre = self.kin.body_pos(plate)
         yield from self.walk_near(centre[0] - PICK_AHEAD, centre[1] - PICK_ASIDE)
-        rot = rotation(pointing(PLATE_PITCH))
+        point = pointing(PICK_PITCH)
+        rot = rotation(point)
         yield from self.grip("left", GRIP_OPEN, 10)
         self.offset["left"] = np.zeros(3)
-        grasp = self.kin.body_pos(plate) + HANG * UP
-        yield from self.reach("left", grasp + PICK_FROM, rot)
-        grasp = self.kin.body_pos(plate) + HANG * UP  # as it stands now
-        yield from self.move({"left": (grasp + APPROACH * UP, rot)}, 30)
+        grasp = self.kin.body_pos(plate) - (PLATE_RADIUS - GRASP_DEPTH) * point
+        yield from self.reach("left", grasp - APPROACH * point, rot)
+        grasp = self.kin.body_pos(plate) - (PLATE_RADIUS - GRASP_DEPTH) * point  # as it is now
+        yield from self.move({"left": (grasp, rot)}, 30)
         yield from self.align("left")
-        yield from self.move({"left": (grasp, rot)}, 25)
-        yield from self.wait(10)
         yield from self.grip("left", GRIP_CLOSED, 15)
         yield from self.wait(5)
         yield from self.move({"left": (grasp + LIFT * UP, rot)}, 40, contact=True)
 
     def carry(self) -> Iterator[None]:
-        """Bring the plate over the tray: the hand draws it to the robot's left, high over
-        the counter; the robot steps back until the plate has left the counter behind
-        (so it passes clear of the tub's side wall, which rises to 1.07 m beyond x = 0.49
-        m along the counter's left edge), steps left beside the door, lowers the plate
-        over the tray and steps forward."""
-        rot = rotation(pointing(PLATE_PITCH))
-        yield from self.reach("left", *self.world_pose((HOLD, rot)), align=False)
-        yield from self.walk_near(BACK_X, self.kin.pelvis_pose()[1])
-        yield from self.walk_near(BACK_X, PLACE_STANCE[1])
-        yield from self.move({"left": self.world_pose((OVER_TRAY, rot))}, 50, contact=True)
+        """Bring the plate over the tray: the robot steps back, the hand held still, until
+        the plate has left the counter behind; the hand draws the plate to the robot's
+        left (through SWING, in the pelvis frame); the robot steps left beside the door,
+        the hand lowers the plate over the tray (OVER_TRAY) and the robot steps forward.
+        The tub's side wall rises to 1.07 m beyond x = 0.49 m along the counter's left
+        edge, so the plate passes to the tray only in front of the counter."""
+        far = self.kin.body_pos(self.carried)[0] + PLATE_RADIUS
+        px, py, _ = self.kin.pelvis_pose()
+        yield from self.walk_near(px - max(0.0, far - OFF_COUNTER), py)
+        rot = rotation(pointing(PICK_PITCH))
+        for waypoint in SWING:  # joint-space legs: the tracking loses these poses
+            yield from self.reach("left", *self.world_pose((waypoint, rot)), SWING_STEPS,
+                                  align=False)
+        yield from self.walk_near(self.kin.pelvis_pose()[0], PLACE_STANCE[1])
         yield from self.walk_near(*PLACE_STANCE)
 
     def place(self, plate: str, slot: int) -> Iterator[None]:
-        """Lower the plate into ``slot``, closed loop on its centre, and let go."""
+        """Bring the hanging plate over ``slot`` and lower it, closed loop on its centre,
+        until its lower rim is between the slot's pins (or the hand reaches no lower),
+        then let go; the pins guide the rest of its drop."""
         centre = slot_centre(self.kin.body_pos("bottom_tray"), slot)
-        rot = rotation(pointing(PLATE_PITCH))
+        rot = rotation(pointing(PICK_PITCH))
         hang = self.kin.body_pos(plate) - self.kin.pinch_pose("left")[0]
         above = centre + ABOVE_SLOT * UP
-        yield from self.move({"left": (above - hang, rot)}, 50, contact=True)
+        yield from self.move({"left": (above - hang, rot)}, CARRY_STEPS, contact=True)
         yield from self.place_object("left", plate, above)
         low = centre + SLOT_CLEARANCE * UP
-        yield from self.move({"left": (self.hand["left"][0] + low - above, rot)}, 50,
+        yield from self.move({"left": (self.hand["left"][0] + low - above, rot)}, CARRY_STEPS,
                              contact=True)
         yield from self.place_object("left", plate, low, 30)
         yield from self.grip("left", GRIP_RELEASE, 10)
