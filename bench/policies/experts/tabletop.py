@@ -68,8 +68,9 @@ class FlipCup(TableTopExpert):
     """Tip the cup over, hold it from inside, and stand it on its bottom.
 
     Written for the 8.8 cm cup, which the Dex1-1 jaw (7.6 cm) could not grip across
-    (the cup is 7.0 cm now; docs/experts.md). Its inside can: the closed jaw (4 cm across the fingers) fits the
-    bore, and opening it presses the fingers' backs on the wall. So: (1) push
+    (the cup is 7.0 cm now; docs/experts.md). Its inside can: the closed jaw (4 cm
+    across the fingers) fits the bore, and opening it presses the fingers' backs on
+    the wall. So: (1) push
     the top of the upside-down cup away with the closed jaw, following the arc of the
     pushed point about the far edge of the rim past the balance point: the cup falls
     on its side, opening toward the robot; (2) slide the closed jaw into the opening
