@@ -68,8 +68,10 @@ def test_the_open_door_is_below_what_a_standing_g1_reaches():
 
 def test_draft_factory_names_the_drafts():
     assert isinstance(dishwasher.draft("dishwasher_load_plates"), dishwasher.DishwasherLoadPlates)
+    assert isinstance(dishwasher.draft("dishwasher_load_cups"), dishwasher.DishwasherLoadCups)
     assert not set(dishwasher.DRAFTS) & set(EXPERTS)  # drafts are below the bar
-    with pytest.raises(ValueError, match="drafts exist for: dishwasher_load_plates"):
+    with pytest.raises(ValueError, match="drafts exist for: dishwasher_load_cups, "
+                                         "dishwasher_load_plates"):
         dishwasher.draft("dishwasher_close")
 
 
@@ -100,3 +102,17 @@ def test_plates_draft_lifts_a_plate_out_of_the_drainer():
     assert not fell
     # the rim rests 0.04 m below the dividers' tops; the draft lifts by LIFT (0.08 m)
     assert lifted > 0.05, lifted
+
+
+def test_cups_draft_loads_both_cups_on_a_seed_in_reach():
+    """The documented state of the cups draft: on seed 620003 (both cups within a level
+    hand's reach) it grips each cup across, carries it past the tub's side wall and
+    drops it into the middle tray; the task succeeds, nothing falls (no cameras)."""
+    from bench.eval.episode import run_episode
+
+    env = make("dishwasher_load_cups", camera_keys=(), episode_length=40000)
+    try:
+        result = run_episode(env, dishwasher.draft("dishwasher_load_cups"), 620003)
+    finally:
+        env.close()
+    assert result.task_success and not result.fell, result
