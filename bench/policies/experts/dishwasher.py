@@ -62,7 +62,7 @@ cup from behind and above with the jaw fully open (7.6 cm) and slides onto it, i
 offset servoing the pinch site's sideways and vertical error from the cup's centre
 (3 mm either side), closes, lifts, and the carry of the plates brings the cup over the
 middle tray, which is at counter height: the jaw opens and the cup drops in (any
-orientation counts). Cups beyond about 0.68 m are out of reach: the embedded WBC stops
+orientation counts). Cups beyond about 0.68 m are out of reach: the walk stalls with
 the pelvis at about x 0.20 before the counter, and a level hand at 0.9 m reaches about
 0.45 m ahead of it.
 
@@ -141,8 +141,8 @@ WITHDRAW = 0.10  # m, the hand draws up this far along the released plate
 CUP_AHEAD = 0.45  # m, cup centre ahead of the pelvis when taking it
 CUP_STANCE_LIMIT = 0.28  # m, the pelvis comes no closer to the counter than x = this
 HIGH_READY = np.array([0.30, 0.22, 1.05])  # m, pinch in the pelvis frame (z in the world)
-# while walking up to the counter: the forearm clears the counter top (from the READY
-# pose the elbow meets its edge and the robot stalls at x 0.19)
+# while walking up to the counter, the forearm well over the counter top (the walk still
+# stalls at pelvis x 0.19-0.20, cause not isolated)
 CUP_FROM = np.array([-0.10, 0.0, 0.05])  # m, the open jaw comes to the cup from here,
 # relative to its centre (behind and above: the forearm clears the counter top)
 CUP_IN_STEPS = 60  # control steps for the jaw's slide onto the cup
@@ -437,7 +437,7 @@ PENDING: dict[str, str] = {
         "draft only (bench.policies.experts.dishwasher:draft), below 90 %: a cup gripped "
         "across (7.0 cm in the 7.6 cm jaw) is carried past the tub's side wall and "
         "dropped into the middle tray, but cups beyond about 0.68 m are out of a level "
-        "hand's reach, the embedded WBC stopping at pelvis x 0.20 before the counter "
+        "hand's reach, the walk stalling at pelvis x 0.20 before the counter "
         "(the torso-pitch command would give the reach)"),
     "dishwasher_load_cutlery": (
         "expert not written yet (the plates draft came first; its carry from the counter "
