@@ -192,6 +192,10 @@ def test_mock_g1_stands_30_s_then_walks_2_m(ros_domain, tmp_path):
     assert events[-1] == "damping", "no damping after the bridge was stopped (clean shutdown)"
 
 
+# One rerun: a host stall of 140 ms wall (70 ms of robot time at mock_rate 0.5) before
+# the kill trips the heartbeat by itself, which a heavily loaded 2-core host produced
+# once in a full-suite run; a real regression fails both runs.
+@pytest.mark.flaky(reruns=1)
 @pytest.mark.parametrize("victim", ["policy", "wbc"])
 def test_killing_a_graph_node_puts_the_mock_g1_into_damping_within_100_ms(
         ros_domain, tmp_path, victim):
