@@ -187,16 +187,17 @@ class Expert:
             yield
 
     def joints(self, targets: dict[str, np.ndarray], steps: int) -> Iterator[None]:
-        """Interpolate the named arms' joint targets to ``targets`` in ``steps``."""
+        """Interpolate the named arms' joint targets to ``targets`` in ``steps``. The
+        arms leave Cartesian tracking first, so the interpolation is what they follow."""
+        for side in targets:
+            self.hand.pop(side, None)
+            self.offset[side] = np.zeros(3)
         starts = {side: self.arm[side].copy() for side in targets}
         for k in range(1, steps + 1):
             s = min_jerk(k / steps)
             for side, q in targets.items():
                 self.arm[side] = starts[side] + s * (np.asarray(q) - starts[side])
             yield
-        for side in targets:
-            self.hand.pop(side, None)
-            self.offset[side] = np.zeros(3)
 
     def grip(self, side: str, closure: float, steps: int = 15) -> Iterator[None]:
         """Ramp a gripper to ``closure`` (0 open .. 1 closed)."""
