@@ -35,7 +35,9 @@ class EpisodeResult:
 
 class MetricTracker:
     """Per-metric ``ever_true`` and ``first_true_step`` over an episode, and one row per
-    control step for ``metrics/episode_<seed>.jsonl``."""
+    control step for ``metrics/episode_<seed>.jsonl``. Clauses are 0/1; for a
+    continuous metric (a part's ``<part>_position``) "true" means nonzero: the part
+    left its closed position at some step."""
 
     def __init__(self) -> None:
         self.ever_true: dict[str, bool] = {}
