@@ -56,12 +56,17 @@ LOWER = slice(0, 15)
 
 
 def _session(model_file: str) -> onnxruntime.InferenceSession:
-    """A single-threaded CPU session on one of the package's G1 models."""
+    """A single-threaded CPU session on one of the package's G1 models, run once on
+    zeros so that its first real step (on hardware, the first walking command) does
+    not pay onnxruntime's first-run set-up."""
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    return onnxruntime.InferenceSession(str(assets.asset_path("holosoma", model_file)),
-                                        options, providers=["CPUExecutionProvider"])
+    session = onnxruntime.InferenceSession(str(assets.asset_path("holosoma", model_file)),
+                                           options, providers=["CPUExecutionProvider"])
+    inp = session.get_inputs()[0]
+    session.run(None, {inp.name: np.zeros((1, inp.shape[1]), np.float32)})
+    return session
 
 
 class HolosomaController:
