@@ -2,41 +2,44 @@
 
 Load one like any policy: ``bench.policies.experts:expert`` (the factory takes the
 task name), e.g. ``bench eval --task flip_cup --policy bench.policies.experts:expert``.
-Each task module's experts register in ``EXPERTS`` by task name; an expert is an
-``Expert`` subclass (``bench.policies.experts.script``) whose ``script()`` chains
-motion primitives. Experts read the full simulator state through the oracle channel
-(``bench.policies.oracle``), in process and in the graph alike.
+Each scene group's module registers its experts in ``EXPERTS`` by task name; an
+expert is an ``Expert`` subclass (``bench.policies.experts.script``) whose
+``script()`` chains motion primitives. Experts read the full simulator state through
+the oracle channel (``bench.policies.oracle``), in process and in the graph alike.
+
+Each module also gives ``PENDING`` (benchmark tasks without an expert, and why) and
+``NEEDS_COMMAND`` (tasks whose expert reaches the bar only with the height or
+torso-pitch command, which the embedded default WBC lacks: the reason, measured; such
+an expert is tested on the floating base, which follows both commands).
 """
 
 from __future__ import annotations
 
-from bench.policies.experts import dishwasher, kitchen, reaching, tabletop
+from bench.policies.experts import (
+    blocks,
+    cutlery,
+    dishwasher,
+    kitchen,
+    plates,
+    reaching,
+    tabletop,
+)
 from bench.policies.experts.script import Expert
-from bench.tasks import BENCHMARK_TASKS, get_spec
+from bench.tasks import get_spec
 
-EXPERTS: dict[str, type[Expert]] = {**reaching.EXPERTS, **kitchen.EXPERTS,
-                                     **dishwasher.EXPERTS}
+_MODULES = (reaching, tabletop, plates, cutlery, blocks, kitchen, dishwasher)
 
-# Benchmark tasks without an expert yet, and why (docs/experts.md has the details).
-_NOT_YET = "no expert written yet (its scene comes from another issue)"
+EXPERTS: dict[str, type[Expert]] = {
+    task: cls for module in _MODULES for task, cls in module.EXPERTS.items()}
 PENDING: dict[str, str] = {
-    "flip_cup": "draft only (bench.policies.experts:draft), below 90 %: the jaw cannot "
-                "grip the cup across, and the far-row cups need the torso-pitch command "
-                "the embedded WBC lacks (docs/experts.md)",
-    "move_plate": "expert not written yet",
-    "move_two_plates": "expert not written yet",
-    "flip_cutlery": "expert not written yet",
-    "stack_blocks": "expert not written yet",
-    **{task: _NOT_YET for task in BENCHMARK_TASKS
-       if task not in EXPERTS and task not in ("flip_cup", "move_plate", "move_two_plates",
-                                               "flip_cutlery", "stack_blocks")},
-    **kitchen.PENDING,
-    **dishwasher.PENDING,
-}
-
+    task: why for module in _MODULES for task, why in getattr(module, "PENDING", {}).items()}
+NEEDS_COMMAND: dict[str, str] = {
+    task: why for module in _MODULES
+    for task, why in getattr(module, "NEEDS_COMMAND", {}).items()}
 
 # Experts that run but fall short of the 90 % bar; PENDING says why.
-DRAFTS: dict[str, type[Expert]] = {**tabletop.DRAFTS}
+DRAFTS: dict[str, type[Expert]] = {
+    task: cls for module in _MODULES for task, cls in getattr(module, "DRAFTS", {}).items()}
 
 
 def draft(task: str) -> Expert:

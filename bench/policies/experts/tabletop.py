@@ -160,3 +160,8 @@ def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
 
 EXPERTS: dict[str, type[Expert]] = {}
 DRAFTS: dict[str, type[Expert]] = {"flip_cup": FlipCup}
+PENDING: dict[str, str] = {
+    "flip_cup": "draft only (bench.policies.experts:draft), below 90 %: the jaw cannot "
+                "grip the cup across, and the far-row cups need the torso-pitch command "
+                "the embedded WBC lacks (docs/experts.md)",
+}
