@@ -20,6 +20,7 @@ from bench.policies.experts import (
     cutlery,
     dishwasher,
     kitchen,
+    kitchen_items,
     plates,
     reaching,
     tabletop,
@@ -27,7 +28,8 @@ from bench.policies.experts import (
 from bench.policies.experts.script import Expert
 from bench.tasks import get_spec
 
-_MODULES = (reaching, tabletop, plates, cutlery, blocks, kitchen, dishwasher)
+_MODULES = (reaching, tabletop, plates, cutlery, blocks, kitchen, kitchen_items,
+            dishwasher)
 
 EXPERTS: dict[str, type[Expert]] = {
     task: cls for module in _MODULES for task, cls in module.EXPERTS.items()}
