@@ -19,11 +19,11 @@ PENDING: dict[str, str] = {
                 "the box's centre, where at the fixed standing height the pinch sites "
                 "get no nearer than 7.5 cm to the fists' places beside the box at "
                 "mid-height (seed 620000, box 0.41 m ahead; with the torso pitched 0.5 "
-                "rad they reach them: the task needs the torso-pitch command); on the floating "
-                "base a squeeze between the fists lifted the box by at most 2.4 cm and "
-                "lost it (10-20 N per fist with the shoulders' inward-roll limit, too "
-                "little for 3 kg at friction 1; 30-75 N without it, but the box was "
-                "squeezed out of the fists)",
+                "rad they reach them: the task needs the torso-pitch command); on the "
+                "floating base, crouched and leaning, no squeeze between the hands "
+                "lifted the box more than 6 cm before it slipped out (the compliant "
+                "wrists let the round wrist capsules, not the flat gripper housings, "
+                "take the contact; seeds 620000-620001)",
     "saucepan_to_hob": "expert not written: the saucepan's handle lies at z 0.53 m, "
                        "0.08-0.16 m inside the closed left cabinet; from 0.15-0.20 m "
                        "before the cabinet front, at the fixed standing height, the "
