@@ -73,7 +73,8 @@ def _demos(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / "demos" / args.task
     try:
         meta = demos.record(args.task, out, args.policy, args.episodes, args.seed_start,
-                            args.cameras, progress=progress)
+                            args.cameras, progress=progress,
+                            floating_base=args.floating_base)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -128,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="module:factory (default: the task's scripted expert)")
     demo.add_argument("--cameras", action="store_true",
                       help="also record the three 84x84 RGB views (rgb_obs)")
+    demo.add_argument("--floating-base", action="store_true",
+                      help="record on the floating base, for an expert that needs the height "
+                           "or torso-pitch command (NEEDS_COMMAND)")
     demo.set_defaults(handler=_demos)
 
     check = sub.add_parser("selftest",

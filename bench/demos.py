@@ -77,10 +77,14 @@ def record_episode(env: BenchEnv, policy: Any, seed: int) -> dict[str, Any]:
 def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts:expert",
            episodes: int = DEMOS_PER_TASK, seed_start: int = DEMO_SEED_START,
            cameras: bool = False, max_attempts: int | None = None,
-           progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
+           progress: Callable[[int, int, int], None] | None = None,
+           floating_base: bool = False) -> dict[str, Any]:
     """Record ``episodes`` successful episodes of ``policy`` on ``task`` into
     ``out_dir``, trying seeds from ``seed_start`` on (failures are skipped and listed);
-    returns the batch metadata. ``cameras`` adds the three 84x84 views."""
+    returns the batch metadata. ``cameras`` adds the three 84x84 views;
+    ``floating_base`` records on the floating base (``make(task, controller=None)``),
+    for an expert that needs the height or torso-pitch command the embedded default
+    WBC lacks (``bench.policies.experts.NEEDS_COMMAND``)."""
     limit = max_attempts or 10 * episodes
     if seed_start <= SEED_BASE + 99 and seed_start + limit > SEED_BASE:
         raise ValueError(f"demonstration seeds from {seed_start} would overlap the evaluation "
@@ -92,6 +96,8 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
                                  * cfg.EnvConfig().demo_down_sample_rate}
     if not cameras:
         overrides["camera_keys"] = ()
+    if floating_base:
+        overrides["controller"] = None
     env = make(task, **overrides)
     agent = load_policy(policy, task)
     kept: list[dict[str, Any]] = []

@@ -40,6 +40,15 @@ def test_recorded_episode_round_trips_and_replays(tmp_path):
         env.close()
 
 
+def test_a_batch_can_be_recorded_on_the_floating_base(tmp_path):
+    """For experts that need the height or torso-pitch command (NEEDS_COMMAND)."""
+    meta = demos.record("reach_target_single", tmp_path, episodes=1, floating_base=True)
+    assert meta["backend"] == "floating_base"
+    assert meta["env_config"]["controller"]["backend"] == "floating_base"
+    (episode,) = demos.load(tmp_path)
+    assert bool(episode["success"])
+
+
 def test_demonstration_seeds_stay_outside_the_evaluation_block(tmp_path):
     with pytest.raises(ValueError, match="overlap the evaluation block"):
         demos.record("reach_target_single", tmp_path, episodes=1, seed_start=619995)
