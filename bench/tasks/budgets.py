@@ -54,6 +54,7 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "reach_target_dual": DemoBudget(longest_env_steps=3350, demos=60, first_seed=700000),
     "drawer_top_close": DemoBudget(longest_env_steps=2190, demos=60, first_seed=700000),
     "wall_cupboard_close": DemoBudget(longest_env_steps=4770, demos=60, first_seed=700000),
+    "wall_cupboard_open": DemoBudget(longest_env_steps=25160, demos=60, first_seed=700000),
 }
 
 Spec = TypeVar("Spec")
