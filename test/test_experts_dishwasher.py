@@ -1,6 +1,7 @@
 """Dishwasher experts: every dishwasher benchmark task has an expert or a stated reason,
-and the reason given for dishwasher_close (the open door is out of a standing G1's
-reach) holds in the scene as built."""
+and the reasons given for dishwasher_close (the open door is out of a standing G1's
+reach) and for the cups draft (the far cups are out of a level hand's reach) hold in
+the scene as built."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from bench.env import make
 from bench.policies.experts import EXPERTS, PENDING, dishwasher, expert
 from bench.policies.experts.kinematics import SIDES, Kinematics
 from bench.tasks import BENCHMARK_TASKS
+from bench.tasks import dishwasher as dw_task
 from bench.tasks import dishwasher_scene as ds
+from bench.tasks.props import CUP_HEIGHT
 
 DISHWASHER_TASKS = sorted(t for t in BENCHMARK_TASKS if t.startswith("dishwasher_"))
 FINGERTIP = 0.03  # m, the closed fingers' tips beyond the pinch site
@@ -64,6 +67,43 @@ def test_the_open_door_is_below_what_a_standing_g1_reaches():
     # underside (the hinge plane) and its handle
     assert abs(lowest - 0.52) < 0.03, lowest
     assert lowest - FINGERTIP > max(ds.HINGE_Z, handle_top) + 0.05, (lowest, handle_top)
+
+
+def _furthest_level_reach(kin: Kinematics, height: float, aside: float, rot: np.ndarray) -> float:
+    """How far ahead of the pelvis the left pinch site gets with orientation ``rot`` at
+    ``height``, ``aside`` to the pelvis' left (scanning outward in 1 cm steps)."""
+    px, py, _ = kin.pelvis_pose()
+    furthest = 0.0
+    for ahead in np.arange(0.40, 0.60, 0.01):
+        target = np.array([px + ahead, py + aside, height])
+        starts = [kin.arm_q("left") + np.random.default_rng(k).normal(0.0, 0.4 * (k > 0), 7)
+                  for k in range(4)]
+        if min(kin.solve("left", target, rot, q0, iterations=200)[1] for q0 in starts) > 0.004:
+            break
+        furthest = float(ahead)
+    return furthest
+
+
+def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
+    """The cups draft's pending reason: at the cup's centre height a level hand (or one
+    pointing 15 degrees down) reaches 0.50-0.52 m ahead of the pelvis, so from the
+    closest stance the feet allow (pelvis x 0.19-0.22) the far cups (x up to 0.75 m)
+    are out of reach."""
+    from bench.policies.experts.kinematics import rotation
+
+    env = make("dishwasher_load_cups", camera_keys=())
+    try:
+        env.reset(seed=620000)
+        kin = Kinematics("dishwasher_load_cups")
+        kin.set_state(env.world.data.qpos)
+    finally:
+        env.close()
+    height = ds.COUNTER_TOP + CUP_HEIGHT / 2
+    down = np.radians(15.0)
+    reaches = [_furthest_level_reach(kin, height, 0.12, rot)
+               for rot in (np.eye(3), rotation(np.array([np.cos(down), 0.0, -np.sin(down)])))]
+    assert all(0.48 <= r <= 0.53 for r in reaches), reaches
+    assert 0.22 + max(reaches) < dw_task.CUPS_X + dw_task.CUPS_JITTER[0], reaches
 
 
 def test_draft_factory_names_the_drafts():
