@@ -445,8 +445,8 @@ PENDING: dict[str, str] = {
         "the tray (which, standing beside the open door, the hand reaches only 5-10 cm "
         "above the slots)"),
     "dishwasher_load_cups": (
-        "draft only (bench.policies.experts.dishwasher:draft), 2 of 10 official seeds "
-        "(620000-620009): a cup gripped across (7.0 cm in the 7.6 cm jaw) is carried past "
+        "draft only (bench.policies.experts.dishwasher:draft), 4 of 20 official seeds "
+        "(620000-620019): a cup gripped across (7.0 cm in the 7.6 cm jaw) is carried past "
         "the tub's side wall and dropped into the middle tray, but cups beyond about 0.70 m "
         "are out of reach: the pelvis gets no closer than x 0.19-0.22 (its feet and thighs "
         "meet the counter's front) and a level hand at the cup's height reaches 0.50-0.52 m "
