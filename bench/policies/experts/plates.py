@@ -114,11 +114,15 @@ class MovePlates(TableTopExpert):
             steps = max(MIN_STEPS, int(distance * STEPS_PER_METRE))
         yield from self.move({SIDE: (pos, self.rot)}, steps, contact=True)
 
-    def correct(self, error: Callable[[], np.ndarray]) -> Iterator[None]:
+    def correct(self, error: Callable[[], np.ndarray], plate: str | None = None
+                ) -> Iterator[None]:
         """Shift the hand's target by ``error()`` (target minus measured) until it is
-        below SETTLED, at most CORRECTIONS times."""
+        below SETTLED, at most CORRECTIONS times; with ``plate``, only while the hand
+        holds it."""
         for _ in range(CORRECTIONS):
             yield from self.wait(10)
+            if plate is not None and not self.holding(plate):
+                return
             e = error()
             if np.linalg.norm(e) < SETTLED:
                 return
@@ -198,11 +202,11 @@ class MovePlates(TableTopExpert):
         # over the slot at the carrying height, then down until the plate's lowest point
         # is ENTRY above the dividers, each followed by horizontal corrections
         yield from self.carry_to(plate, target, flat)
-        yield from self.correct(lambda: flat(target - self.kin.body_pos(plate)))
+        yield from self.correct(lambda: flat(target - self.kin.body_pos(plate)), plate)
         entry = target.copy()
         entry[2] = self.kin.body_pos("rack_right")[2] + DIVIDER_TOP + ENTRY + PLATE_RADIUS
         yield from self.carry_to(plate, entry)
-        yield from self.correct(lambda: flat(target - self.lowest(plate)))
+        yield from self.correct(lambda: flat(target - self.lowest(plate)), plate)
         yield from self.carry_to(plate, target + SEAT * UP, steps=40)
         yield from self.wait(10)
 
