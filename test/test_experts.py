@@ -82,20 +82,25 @@ def test_drafts_are_pending_with_a_reason():
         draft("pick_box")
 
 
-def test_flip_cup_draft_tips_the_cup_onto_its_side():
-    """The draft is below the bar (docs/experts.md); its first phase, tipping the
-    upside-down cup onto its side, works on nearly every seed: checked on 620000."""
+def test_flip_cup_expert_turns_the_cup_over_in_its_jaw():
+    """The flip_cup expert holds the cup upside down, then upright in the jaw (it turns
+    the cup in the hand, not by tipping it), and lets it go upright: checked on 620002."""
     env = make("flip_cup", camera_keys=(), episode_length=20000)
-    policy = draft("flip_cup")
+    policy = expert("flip_cup")
     try:
-        observation, _ = env.reset(seed=620000)
-        lying = False
-        for _ in range(600):
-            observation, *_ = env.step(policy(observation))
-            feed_world(policy, env_world_state(env, 620000))
+        observation, _ = env.reset(seed=620002)
+        held_down = held_up = False
+        done = False
+        while not done:
+            observation, _, terminated, truncated, _ = env.step(policy(observation))
+            feed_world(policy, env_world_state(env, 620002))
+            held = env.scene.held("cup")
             opening = env.scene.data.xmat[env.scene.model.body("cup").id].reshape(3, 3)[:, 2]
-            lying |= abs(opening[2]) < 0.2  # the opening points sideways
-        assert lying and not env.episode_fell()
+            held_down |= held and opening[2] < -0.95
+            held_up |= held_down and held and opening[2] > 0.9
+            done = terminated or truncated
+        assert held_down and held_up
+        assert env.status.success and not env.episode_fell()
     finally:
         env.close()
 

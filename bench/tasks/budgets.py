@@ -52,6 +52,7 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "reach_target_single": DemoBudget(longest_env_steps=3010, demos=60, first_seed=700000),
     "reach_target_multi_modal": DemoBudget(longest_env_steps=3020, demos=60, first_seed=700000),
     "reach_target_dual": DemoBudget(longest_env_steps=3350, demos=60, first_seed=700000),
+    "flip_cup": DemoBudget(longest_env_steps=8390, demos=60, first_seed=700000),  # 2 failed
     "drawer_top_close": DemoBudget(longest_env_steps=2190, demos=60, first_seed=700000),
     "wall_cupboard_close": DemoBudget(longest_env_steps=4770, demos=60, first_seed=700000),
     "wall_cupboard_open": DemoBudget(longest_env_steps=25160, demos=60, first_seed=700000),

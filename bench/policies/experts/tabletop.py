@@ -11,9 +11,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from bench.policies.experts.script import Expert
+from bench.policies.experts.kinematics import rot_x, rotation
+from bench.policies.experts.script import REACHABLE, Expert, min_jerk
 from bench.tasks.props import TABLE_TOP
-from bench.tasks.tabletop import CUP_HEIGHT, CUP_RADIUS
+from bench.tasks.tabletop import CUP_HEIGHT
 
 LEVEL = np.eye(3)  # pinch frame: hand pointing forward, jaw horizontal
 UP = np.array([0.0, 0.0, 1.0])
@@ -23,18 +24,32 @@ STANCE_ASIDE = 0.12  # m, object beside the pelvis, toward the working hand
 STANCE_LIMIT = 0.18  # m, pelvis x at most (walking in, it stalls at 0.17-0.19)
 STANCE_TOLERANCE = (0.04, 0.08)  # m, rad: the gait sways the pelvis about 3 cm sideways
 STANCE_MIN_SPEED = 0.1  # m/s: the embedded WBC does not step for much less
-CUP_OUTER = CUP_RADIUS + 0.004  # m, outer radius of the cup wall
-FINGERTIP = 0.03  # m, the closed fingers' tips ahead of the pinch site
-PUSH_PRESS = 0.006  # m, how far the fingertips press into what they push
-PUSH_PITCH = np.radians(20)  # a pushing hand points this far below level
-TIP_ANGLE = np.radians(55)  # tipping the upside-down cup: past its balance point (36 deg)
-TIP_ATTEMPTS = 3  # pushes tried before the expert goes on regardless
-SETTLE_STEPS = 30  # control steps for the cup to come to rest after a push
-LYING_COS = np.cos(np.radians(45))  # opening more than 45 degrees below level: upside down
-INSERT_PITCH = np.radians(10)  # the hand enters the lying cup pointing this far down
-INSERT_DEPTH = 0.02  # m, the pinch site goes this far past the rim
-LEAN = 0.25  # rad, torso pitch while working on the cup (lengthens the reach)
-PLACE_CLEARANCE = 0.005  # m, the cup's bottom above the table when the jaw lets go
+# flip_cup
+FLIP_STANCE = 0.30  # m, cup ahead of the pelvis
+FLIP_STANCE_LIMIT = 0.24  # m, pelvis x at most with both hands raised (the thighs meet
+# the table's edge at about 0.23)
+FLIP_ASIDE = (0.11, 0.20)  # m, the cup beside the pelvis toward the working hand
+STANCE_WALKS = 3  # walks at most to get there
+GRIP_ABOVE = 0.03  # m, the pinch site above the upside-down cup's centre (the arm reaches
+# higher further; the pads, 2.4 cm high, end just below its top); after the turn it is
+# this far below the centre
+GRIP_BEHIND = 0.01  # m, and this far behind it (the pads are 5.6 cm long)
+APPROACH = np.array([-0.10, 0.0, 0.0])  # m, the open jaw starts this far from the grasp
+SERVO_STEPS = 50  # control steps for the slide onto the cup
+SERVO_GAIN = 0.08  # share of the sideways and vertical error added to the offset per step
+REACH_STEPS = 60  # control steps for a joint-space reach
+SETTLE_ARM = 15  # control steps for the arm to settle after a joint-space move
+LIFT = 0.08  # m, the cup's rim clears the table while it turns
+FLIP_STEPS = 60  # control steps for the half turn
+PLACE_STEPS = 40  # control steps for the turned cup to come down
+WITHDRAW = 0.08  # m, the open jaw draws back this far, then rises as far
+PLACE_DROP = 0.008  # m, the cup's bottom above the table when the jaw opens
+WRIST_ROLL = 4  # index of the wrist roll among an arm's joints
+ROLL_START = 1.6  # rad, the wrist roll (either sign) the grip is solved from
+TURN_SHIFTS = ((0.0, 0.0, 0.0), (0.05, 0.0, 0.0), (0.0, 0.0, 0.05), (0.05, 0.0, 0.05),
+               (0.10, 0.0, 0.0))  # m, where the cup may turn, relative to LIFT over the grasp
+IK_STARTS = 16  # inverse-kinematics starts for a joint-space reach
+IK_SPREAD = 0.3  # rad, spread of the perturbed starts
 
 
 def side_sign(side: str) -> float:
@@ -65,90 +80,148 @@ class TableTopExpert(Expert):
 
 
 class FlipCup(TableTopExpert):
-    """Tip the cup over, hold it from inside, and stand it on its bottom.
+    """Grip the upside-down cup across, lift it, roll the hand half a turn about its
+    pointing axis and set the cup down on its bottom.
 
-    Written for the 8.8 cm cup, which the Dex1-1 jaw (7.6 cm) could not grip across
-    (the cup is 7.0 cm now; docs/experts.md). Its inside can: the closed jaw (4 cm
-    across the fingers) fits the bore, and opening it presses the fingers' backs on
-    the wall. So: (1) push
-    the top of the upside-down cup away with the closed jaw, following the arc of the
-    pushed point about the far edge of the rim past the balance point: the cup falls
-    on its side, opening toward the robot; (2) slide the closed jaw into the opening
-    and open it; (3) lift, turn the hand to point down (the cup turns upright with
-    it) and set the cup down on its bottom; (4) close the jaw and draw the hand up out
-    of the cup. The oracle checks the cup after the push and pushes again when it did
-    not fall (at most TIP_ATTEMPTS times). The hand on the cup's side of the table
-    works. A draft, below the 90 % bar: docs/experts.md says where it fails."""
+    Both hands rise first (a hanging hand meets the table's edge and stops the walk at
+    pelvis x 0.17-0.19; with both raised the thighs stop it at about 0.23). The robot
+    stands FLIP_STANCE behind the cup, toward the working hand (the one on the cup's
+    side). The level, fully open jaw (7.6 cm) slides onto the cup (7.0 cm) from behind,
+    GRIP_ABOVE over its centre, its offset servoing the pinch site's sideways and
+    vertical error; it closes, lifts the cup and rolls half a turn (one joint-space
+    move between two inverse-kinematics solutions whose wrist rolls lie near opposite
+    limits), draws the cup nearer, lowers it until its bottom is PLACE_DROP above the
+    table, opens and withdraws backward."""
 
     def script(self) -> Iterator[None]:
         cup = self.kin.body_pos("cup")
         side = "left" if cup[1] >= 0 else "right"
-        yield from self.ready(side)
-        yield from self.stand_before(cup, side)
-        yield from self.grip(side, 1.0, 10)
-        yield from self.lean(LEAN)
-        for _ in range(TIP_ATTEMPTS):
-            if self.kin.body_rot("cup")[2, 2] > -LYING_COS:
-                break
-            yield from self.tip_over(side)
-            yield from self.wait(SETTLE_STEPS)
-        yield from self.hold_inside(side)
-        yield from self.set_upright(side)
-        yield from self.ready(side)
-        yield from self.lean(0.0)
+        yield from self.ready("left", "right")
+        self.raised = {s: self.arm[s].copy() for s in ("left", "right")}
+        yield from self.stand_for_flip(cup, side)
+        yield from self.take(side)
+        yield from self.turn_over(side)
+        yield from self.put_down(side)
 
-    def tip_over(self, side: str) -> Iterator[None]:
-        """Push the upside-down cup's top away about the far edge of its rim."""
-        cup = self.kin.body_pos("cup")
-        away = np.array([1.0, 0.0, 0.0])
-        pivot = cup + CUP_OUTER * away - CUP_HEIGHT / 2 * UP
-        contact = cup - CUP_OUTER * away + (CUP_HEIGHT / 2 - 0.015) * UP
-        pointing = np.cos(PUSH_PITCH) * away - np.sin(PUSH_PITCH) * UP
-        rot = pointing  # the fingertips push alike at any roll
-        behind = (FINGERTIP - PUSH_PRESS) * pointing  # the pinch site behind the fingertips
-        axis = np.cross([0.0, 0.0, 1.0], away)
-        yield from self.move({side: (contact - behind - 0.06 * pointing + 0.04 * UP, rot)})
-        yield from self.move({side: (contact - behind - 0.06 * pointing, rot)}, 20)
-        yield from self.move({side: (contact - behind, rot)}, 20, contact=True)
-        for k in range(1, 7):
-            turned = pivot + _axis_angle(axis, k * TIP_ANGLE / 6) @ (contact - pivot)
-            yield from self.move({side: (turned - behind, rot)}, 10, contact=True)
-        pos, _ = self.commanded_pose(side)
-        yield from self.move({side: (pos - 0.08 * pointing, rot)}, 25)
-        yield from self.move({side: (pos - 0.08 * pointing + 0.05 * UP, rot)}, 20)
+    def stand_for_flip(self, cup: np.ndarray, side: str) -> Iterator[None]:
+        """Walk until the cup is FLIP_STANCE ahead of the pelvis (no closer to the table
+        than FLIP_STANCE_LIMIT) and within FLIP_ASIDE toward the working hand (nearer the
+        middle, the shoulder's inward-roll limit keeps a level hand from reaching it),
+        at most STANCE_WALKS walks."""
+        stance_x = min(cup[0] - FLIP_STANCE, FLIP_STANCE_LIMIT)
+        for _ in range(STANCE_WALKS):
+            x, y, yaw = self.kin.pelvis_pose()
+            aside = side_sign(side) * (-np.sin(yaw) * (cup[0] - x) + np.cos(yaw) * (cup[1] - y))
+            if FLIP_ASIDE[0] <= aside <= FLIP_ASIDE[1] and abs(yaw) < STANCE_TOLERANCE[1] \
+                    and abs(x - stance_x) < STANCE_TOLERANCE[0]:
+                return
+            yield from self.walk_to(stance_x, cup[1] - side_sign(side) * np.mean(FLIP_ASIDE), 0.0,
+                                    tolerance=STANCE_TOLERANCE, min_speed=STANCE_MIN_SPEED)
 
-    def hold_inside(self, side: str) -> Iterator[None]:
-        """Slide the closed jaw into the lying cup's opening, then open it."""
-        centre, axes = self.kin.body_pos("cup"), self.kin.body_rot("cup")
-        opening = axes[:, 2]  # local +z: out of the opening
-        inward = -opening * np.array([1.0, 1.0, 0.0])
-        inward /= np.linalg.norm(inward)
-        pointing = np.cos(INSERT_PITCH) * inward - np.sin(INSERT_PITCH) * UP
-        rim = centre + opening * CUP_HEIGHT / 2
-        inside = rim + INSERT_DEPTH * pointing
-        rot = pointing  # the bore is round: any roll of the jaw holds it
-        yield from self.move({side: (rim - 0.08 * pointing + 0.03 * UP, rot)})
-        yield from self.move({side: (rim - 0.08 * pointing, rot)}, 20)
-        yield from self.move({side: (inside, rot)}, 30)
-        yield from self.grip(side, 0.0, 20)
-        yield from self.wait(10)
-
-    def set_upright(self, side: str) -> Iterator[None]:
-        """Lift the cup, turn the hand to point down and set the cup on its bottom;
-        close the jaw and draw the hand up out of the cup."""
-        pos, _ = self.commanded_pose(side)
-        yield from self.move({side: (pos + 0.06 * UP, self.hand[side][1])}, 25,
-                             contact=True)
-        pointing_down = -UP
-        # the pinch sits INSERT_DEPTH inside the rim, so the bottom is this far below it
-        place = pos.copy()
-        place[2] = TABLE_TOP + PLACE_CLEARANCE + CUP_HEIGHT - INSERT_DEPTH
-        yield from self.move({side: (place + 0.05 * UP, pointing_down)}, 50,
-                             contact=True)
-        yield from self.move({side: (place, pointing_down)}, 25, contact=True)
+    def take(self, side: str) -> Iterator[None]:
+        """Slide the level, open jaw onto the cup from behind and close it."""
+        yield from self.grip(side, 0.0, 10)
+        grasp = self.grasp_point()
+        start = grasp + APPROACH
+        rot, q, self.lifted, self.turned = self.plan_turn(side, start, grasp)
+        yield from self.joints({side: q}, REACH_STEPS)
+        self.hand[side] = (start, rot)
+        yield from self.wait(SETTLE_ARM)
+        yield from self.servo_in(side, rot)
         yield from self.grip(side, 1.0, 15)
+        yield from self.wait(5)
+
+    def grasp_point(self) -> np.ndarray:
+        """Where the pinch site grips the upside-down cup (GRIP_ABOVE its centre,
+        GRIP_BEHIND it)."""
+        return self.kin.body_pos("cup") + GRIP_ABOVE * UP - GRIP_BEHIND * np.array([1.0, 0, 0])
+
+    def plan_turn(self, side: str, start: np.ndarray,
+                  grasp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The level grip (jaw either way up), wrist roll (near either limit) and point
+        to turn the cup at (LIFT above the grasp, or moved by one of TURN_SHIFTS) whose
+        half-turned pose the arm reaches best, the first shift reached exactly winning:
+        returns the grip rotation, the arm's angles at ``start``, the turning point and
+        the arm's angles for the turned cup there."""
+        best, best_error = None, np.inf
+        for shift in TURN_SHIFTS:
+            lifted = grasp + LIFT * UP + np.array(shift)
+            for rot in (LEVEL, LEVEL @ rot_x(np.pi)):
+                for sign in (1.0, -1.0):
+                    seed = self.arm[side].copy()
+                    seed[WRIST_ROLL] = sign * ROLL_START
+                    q_start, e_start = self.solve_near(side, start, rot, seed)
+                    q_lift, e_lift = self.solve_near(side, lifted, rot, q_start)
+                    seed = q_lift.copy()
+                    seed[WRIST_ROLL] -= sign * np.pi
+                    q_turn, e_turn = self.solve_near(side, lifted, rot @ rot_x(np.pi), seed)
+                    error = e_start + e_lift + e_turn
+                    if error < best_error:
+                        best, best_error = (rot, q_start, lifted, q_turn), error
+            if best_error < 3 * REACHABLE:
+                break
+        return best
+
+    def servo_in(self, side: str, rot: np.ndarray) -> Iterator[None]:
+        """Slide the hand from APPROACH onto the grasp point over SERVO_STEPS, the
+        offset correcting the pinch site's sideways and vertical error as it goes."""
+        for k in range(1, SERVO_STEPS + 1):
+            target = self.grasp_point() + APPROACH * (1.0 - min_jerk(k / SERVO_STEPS))
+            self.hand[side] = (target, rot)
+            error = target - self.kin.pinch_pose(side)[0]
+            self.offset[side] = self.offset[side] + SERVO_GAIN * error * np.array([0.0, 1.0, 1.0])
+            yield
         yield from self.wait(10)
-        yield from self.move({side: (place + 0.12 * UP, pointing_down)}, 40)
+
+    def turn_over(self, side: str) -> Iterator[None]:
+        """Lift the cup and roll the hand half a turn about its pointing axis (a
+        joint-space move to the planned angles)."""
+        pos, rot = self.hand[side]
+        yield from self.move({side: (pos + LIFT * UP, rot)}, 30)
+        yield from self.move({side: (self.lifted, rot)}, 20)
+        offset = self.offset[side].copy()
+        yield from self.joints({side: self.turned}, FLIP_STEPS)
+        self.offset[side] = offset
+
+    def put_down(self, side: str) -> Iterator[None]:
+        """Lower the upright cup until its bottom is PLACE_DROP above the table (or as
+        low as the arm gets), open the jaw, draw the hand back, then return the arm to
+        its raised angles. The turned arm is near its wrist limits, where Cartesian
+        tracking jumps between solutions, so each move is a joint-space one to the
+        solution nearest the arm's angles."""
+        pos, rot = self.kin.pinch_pose(side)
+        level = rotation(rot[:, 0] * np.array([1.0, 1.0, 0.0]), rot[:, 2])
+        place = pos.copy()
+        place[2] = TABLE_TOP + CUP_HEIGHT / 2 + PLACE_DROP - GRIP_ABOVE
+        yield from self.joints({side: self.solve_local(side, place, level)}, PLACE_STEPS)
+        yield from self.wait(10)
+        yield from self.grip(side, 0.0, 10)
+        yield from self.wait(10)
+        back = place - WITHDRAW * level[:, 0]
+        yield from self.joints({side: self.solve_local(side, back, level)}, 25)
+        yield from self.joints({side: self.raised[side]}, 40)
+
+    def solve_local(self, side: str, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
+        """Arm angles for the pose (the hand's offset added) by inverse kinematics from
+        the arm's angles alone: the nearest, or the best the arm gets there."""
+        return self.kin.solve(side, pos + self.offset[side], rot, self.arm[side],
+                              iterations=150)[0]
+
+    def solve_near(self, side: str, pos: np.ndarray, rot: np.ndarray,
+                   seed: np.ndarray) -> tuple[np.ndarray, float]:
+        """Arm angles for the pose (the hand's offset added), solved from ``seed`` and
+        perturbations of it: the first exact solution, else the one with the smallest
+        error; and that error."""
+        rng = np.random.default_rng(0)
+        best, best_error = seed, np.inf
+        for k in range(IK_STARTS):
+            start = seed + (rng.normal(0.0, IK_SPREAD, 7) if k else 0.0)
+            q, error = self.kin.solve(side, pos + self.offset[side], rot, start, iterations=150)
+            if error < best_error:
+                best, best_error = q, error
+            if error < REACHABLE:
+                break
+        return best, best_error
 
 
 def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
@@ -158,10 +231,5 @@ def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
     return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
 
 
-EXPERTS: dict[str, type[Expert]] = {}
-DRAFTS: dict[str, type[Expert]] = {"flip_cup": FlipCup}
-PENDING: dict[str, str] = {
-    "flip_cup": "draft only (bench.policies.experts:draft), below 90 %: the jaw cannot "
-                "grip the cup across, and the far-row cups need the torso-pitch command "
-                "the embedded WBC lacks (docs/experts.md)",
-}
+EXPERTS: dict[str, type[Expert]] = {"flip_cup": FlipCup}
+PENDING: dict[str, str] = {}
