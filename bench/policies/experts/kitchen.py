@@ -227,6 +227,7 @@ class WallCupboardOpen(KitchenExpert):
                 yield from self.raise_hand("right")
                 yield from self.walk_to(x - STEP_BACK, mid, 0.0, tolerance=STANCE_TOLERANCE,
                                         min_speed=MIN_WALK)
+            # (on the first pass the left arm already hangs: the robot stands 2 s)
             yield from self.joints({other: KEYFRAME_ARMS[other]}, RAISE_STEPS)
             yield from self.raise_hand(side)
             yield from self.walk_to(x, mid, 0.0, tolerance=STANCE_TOLERANCE, min_speed=MIN_WALK)
@@ -256,7 +257,7 @@ class WallCupboardOpen(KitchenExpert):
         self.velocity = np.zeros(3)
 
     def settle(self, stance: np.ndarray) -> Iterator[None]:
-        """Step back to ``stance`` (``station_keeping``) until the pelvis is within
+        """Walk back to ``stance`` (``station_keeping``) until the pelvis is within
         WALK_TOLERANCE of it, at most SETTLE_STEPS control steps; then stand still."""
         for _ in range(SETTLE_STEPS):
             self.velocity = self.station_keeping(stance)
@@ -274,7 +275,8 @@ class WallCupboardOpen(KitchenExpert):
             if np.linalg.norm(error) < SERVO_TOLERANCE:
                 break
             offset = self.offset[side] + SERVO_GAIN * error
-            self.offset[side] = offset * min(1.0, OFFSET_LIMIT / float(np.linalg.norm(offset)))
+            norm = max(float(np.linalg.norm(offset)), 1e-12)
+            self.offset[side] = offset * min(1.0, OFFSET_LIMIT / norm)
             yield
 
     def open_door(self, side: str, door: str, hinge: np.ndarray, mid: float,
