@@ -390,10 +390,11 @@ class StackBlocks(TableTopExpert):
 EXPERTS: dict[str, type[Expert]] = {}
 DRAFTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
 PENDING: dict[str, str] = {
-    "stack_blocks": "draft only (bench.policies.experts:draft), far below 90 %: on the first "
-                    "official seeds it stacks all three blocks on some floating-base episodes "
-                    "(3100 control steps) and none yet on the embedded default; blocks are "
-                    "knocked off the table or dropped on the way (docs/experts.md). A block "
-                    "held across by friction creeps out of the jaw at 2.5-6 cm/s, so it is "
-                    "carried in a level grip, the lower pad under it",
+    "stack_blocks": "draft only (bench.policies.experts:draft), far below 90 %: on official "
+                    "seeds 620000-620009 it stacks all three blocks on 0 of 10 with the "
+                    "embedded default and 2 of 10 on the floating base (3076 and 3489 "
+                    "control steps), never falling; the rest knock or drop a block off the "
+                    "table or fail a take (docs/experts.md). A block held across by friction "
+                    "creeps out of the jaw at 2.5-6 cm/s, so it is carried in a level grip, "
+                    "the lower pad under it",
 }
