@@ -337,6 +337,7 @@ class StackBlocks(TableTopExpert):
         yield from self.raise_carried(side, hover[2] + CLEARANCE - self.kin.body_pos(block)[2])
         yield from self.stance_for(side, support)
         level = self.hand[side][1]
+        assert level is not None  # the carrying hand always has a full rotation
         del self.carried[side]
         held = level.T @ (self.kin.body_pos(block) - self.kin.pinch_pose(side)[0])
         for point, steps in ((hover + CLEARANCE * UP, CARRY_STEPS), (hover, 25)):

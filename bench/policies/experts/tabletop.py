@@ -160,6 +160,7 @@ class FlipCup(TableTopExpert):
                         best, best_error = (rot, q_start, lifted, q_turn), error
             if best_error < 3 * REACHABLE:
                 break
+        assert best is not None  # TURN_SHIFTS is not empty and every error is finite
         return best
 
     def servo_in(self, side: str, rot: np.ndarray) -> Iterator[None]:
