@@ -45,8 +45,10 @@ def test_policy_reset_is_called_between_episodes():
 @pytest.fixture
 def official_env(tmp_path, monkeypatch):
     monkeypatch.setenv("BENCH_GROOT_WBC_DIR", str(write_fakes(tmp_path / "groot")))
-    env = make("flip_cup", controller={"reset_warmup_steps": 1})
-    env.official_config = env.config  # treat this short config as the official one
+    # 300 control steps (the episodes only feed the record's checks), not flip_cup's
+    # 1700-step budget; the short config is then treated as the official one
+    env = make("flip_cup", controller={"reset_warmup_steps": 1}, episode_length=3000)
+    env.official_config = env.config
     yield env
     env.close()
 
