@@ -84,7 +84,7 @@ class RobotMirror:
     def advance(self, command: BaseCommand) -> None:
         """One control step under ``command`` passed: integrate the base odometry."""
         s = self.session
-        s.base_pose, _ = integrate_base_pose(s.base_pose, command, CONTROL_DT)
+        s.base_pose = integrate_base_pose(s.base_pose, command, CONTROL_DT)
 
     def observation(self) -> dict[str, np.ndarray]:
         """The policy's observation of the loaded state."""

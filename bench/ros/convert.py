@@ -80,8 +80,8 @@ def targets_msg(targets: LowerBodyTargets, seed: int, step: int) -> msg.JointTar
     """A controller's answer as bench/JointTargets (legs and waist, motor order)."""
     out = msg.JointTargets(seed=seed, control_step=step, joint_names=list(c.LOWER_BODY),
                            position=targets.position, kp=targets.kp, kd=targets.kd)
-    if targets.base_pose is not None and targets.base_velocity is not None:
-        out.base_pose, out.base_velocity = targets.base_pose, targets.base_velocity
+    if targets.base_pose is not None:
+        out.base_pose = targets.base_pose
     return out
 
 
@@ -89,8 +89,7 @@ def targets_from(message: msg.JointTargets) -> LowerBodyTargets:
     """bench/JointTargets back to LowerBodyTargets."""
     return LowerBodyTargets(
         position=np.array(message.position), kp=np.array(message.kp), kd=np.array(message.kd),
-        base_pose=np.array(message.base_pose) if len(message.base_pose) else None,
-        base_velocity=np.array(message.base_velocity) if len(message.base_velocity) else None)
+        base_pose=np.array(message.base_pose) if len(message.base_pose) else None)
 
 
 def status_msg(status: Status, task: str, seed: int) -> msg.TaskStatus:

@@ -147,13 +147,13 @@ class SimSession:
         self.world.step(np.concatenate([lower.position, self.arm_targets]),
                         np.concatenate([lower.kp, c.ARM_KP, c.ARM_KP]),
                         np.concatenate([lower.kd, c.ARM_KD, c.ARM_KD]),
-                        self.grippers, lower.base_pose, lower.base_velocity)
+                        self.grippers, lower.base_pose)
         if self._warming:
             self.task.hold_through_warmup(self.scene)
         if lower.base_pose is not None:
             self.base_pose = np.asarray(lower.base_pose, float)
         else:
-            self.base_pose, _ = integrate_base_pose(self.base_pose, self.base_command, CONTROL_DT)
+            self.base_pose = integrate_base_pose(self.base_pose, self.base_command, CONTROL_DT)
 
     def new_warnings(self) -> int:
         """MuJoCo warnings raised since the last call (or since settle())."""

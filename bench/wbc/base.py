@@ -53,13 +53,12 @@ class BaseCommand:
 @dataclass
 class LowerBodyTargets:
     """A controller's answer: leg and waist position targets with PD gains, or, for the
-    floating base, a kinematic pelvis pose to follow."""
+    floating base, a pelvis pose to follow."""
 
     position: np.ndarray  # (15,) rad, legs then waist (motor order 0-14)
     kp: np.ndarray  # (15,) N m/rad
     kd: np.ndarray  # (15,) N m s/rad
     base_pose: np.ndarray | None = None  # (x, y, z, yaw) for the floating base
-    base_velocity: np.ndarray | None = None  # (vx, vy, vz, wz) world frame
     info: dict[str, float] = field(default_factory=dict)
 
 
