@@ -11,6 +11,7 @@ import pytest
 from bench import assets
 from bench.robot import assembly, meshes
 from bench.robot import constants as c
+from bench.robot.grip_creep import slide
 from bench.sim.world import G1World
 
 # Unitree motor order, written out independently of constants.py (DESIGN.md section 3).
@@ -169,6 +170,14 @@ def test_a_block_held_on_the_walking_floating_base_stays_in_the_jaw():
     assert np.linalg.norm(in_hand() - start) < 0.005
     assert np.linalg.norm(d.qpos[world.base_qpos:world.base_qpos + 3] - pose[:3]) < 0.003
     assert abs(d.xmat[m.body(c.PELVIS_BODY).id][8] - 1.0) < 1e-4  # level: z axis up
+
+
+def test_a_part_squeezed_in_the_jaw_barely_creeps():
+    """The pads' stiff contacts (priority 1, impedance 0.99): a 0.1 kg box squeezed at
+    the force limit, gravity along the fingers, slides under 0.5 mm in a second (the
+    mixed default contact let it slide 2.1 mm)."""
+    slid = slide("pyramidal", seconds=1)[0]
+    assert 0.0 < slid < 0.0005
 
 
 def test_keyframe_puts_the_feet_on_the_floor(world):
