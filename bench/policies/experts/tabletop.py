@@ -42,7 +42,9 @@ SETTLE_ARM = 15  # control steps for the arm to settle after a joint-space move
 LIFT = 0.08  # m, the cup's rim clears the table while it turns
 FLIP_STEPS = 60  # control steps for the half turn
 PLACE_STEPS = 40  # control steps for the turned cup to come down
-WITHDRAW = 0.08  # m, the open jaw draws back this far, then rises as far
+WITHDRAW = 0.08  # m, the open jaw draws back this far before the arm rises
+WITHDRAW_LEGS = 4  # the draw-back is re-aimed this often, centring the cup across the jaw
+WITHDRAW_LEG_STEPS = 10  # control steps per leg
 PLACE_DROP = 0.008  # m, the cup's bottom above the table when the jaw opens
 WRIST_ROLL = 4  # index of the wrist roll among an arm's joints
 ROLL_START = 1.6  # rad, the wrist roll (either sign) the grip is solved from
@@ -198,9 +200,21 @@ class FlipCup(TableTopExpert):
         yield from self.wait(10)
         yield from self.grip(side, 0.0, 10)
         yield from self.wait(10)
-        back = place - WITHDRAW * level[:, 0]
-        yield from self.joints({side: self.solve_local(side, back, level)}, 25)
+        yield from self.withdraw(side, level)
         yield from self.joints({side: self.raised[side]}, 40)
+
+    def withdraw(self, side: str, level: np.ndarray) -> Iterator[None]:
+        """Draw the open jaw back off the standing cup in WITHDRAW_LEGS joint-space legs,
+        each aimed from where the pinch site is, shifted across the jaw onto the cup's
+        centre: the open jaw clears the cup by 3 mm a side, and the swaying body
+        otherwise sweeps a pad into the cup and tips it over."""
+        across = level[:, 1]
+        for _ in range(WITHDRAW_LEGS):
+            pinch = self.kin.pinch_pose(side)[0]
+            centring = ((self.kin.body_pos("cup") - pinch) @ across) * across
+            target = pinch - WITHDRAW / WITHDRAW_LEGS * level[:, 0] + centring
+            yield from self.joints({side: self.solve_local(side, target, level)},
+                                   WITHDRAW_LEG_STEPS)
 
     def solve_local(self, side: str, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
         """Arm angles for the pose (the hand's offset added) by inverse kinematics from
