@@ -5,11 +5,15 @@ reason gives holds in the scene as built."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from bench.env import make
 from bench.policies.experts import EXPERTS, PENDING, kitchen, kitchen_items
-from bench.policies.experts.kinematics import Kinematics
+from bench.policies.experts.kinematics import Kinematics, rot_x
+from bench.policies.experts.script import KEYFRAME_ARMS
+from bench.policies.oracle import env_world_state, feed_world
 from bench.tasks import TASKS
 
 KITCHEN_TASKS = sorted(name for name, spec in TASKS.items()
@@ -58,3 +62,59 @@ def test_put_cups_cups_and_shelf_are_out_of_a_level_hands_reach_from_the_door_st
         misses[pelvis_x] = [_miss(kin, point, np.eye(3)) for point in (cup, shelf)]
     assert min(misses[0.45]) > 0.04, misses  # the reason's 4.5-5.6 cm and 7.9-9 cm
     assert max(misses[0.55]) < 0.005, misses
+
+
+def _pose_miss(kin: Kinematics, side: str, target: np.ndarray, rotation: np.ndarray) -> float:
+    """The weighted pose error inverse kinematics leaves from the hanging arm."""
+    return kin.solve(side, target, rotation, KEYFRAME_ARMS[side], iterations=200)[1]
+
+
+def test_drawer_top_open_the_left_hand_grips_the_bar_from_the_stance_aside():
+    """The upright jaw reaches the grip point on the drawer bar from the expert's stance
+    (pelvis STANCE_ASIDE to the right of the handle, as far back as it stands to grip),
+    and from a pelvis square before the handle neither hand reaches it with either jaw
+    (the docstring's 4-5 cm)."""
+    env = make("drawer_top_open", camera_keys=())
+    try:
+        env.reset(seed=620000)
+        qpos = env.world.data.qpos.copy()
+    finally:
+        env.close()
+    kin = Kinematics("drawer_top_open")
+    kin.set_state(qpos)
+    handle = kin.data.geom_xpos[kin.model.geom("drawer_top_handle").id].copy()
+    jaws = (rot_x(np.pi / 2), rot_x(-np.pi / 2))
+    misses = {}
+    for aside in (kitchen.STANCE_ASIDE, 0.0):
+        qpos[:2], qpos[3:7] = (handle[0] - 0.37, handle[1] - aside), (1.0, 0.0, 0.0, 0.0)
+        kin.set_state(qpos)
+        grips = {"left": handle + np.array([0.0, kitchen.BAR_GRIP_Y, 0.0]),
+                 "right": handle - np.array([0.0, kitchen.BAR_GRIP_Y, 0.0])}
+        misses[aside] = {side: min(_pose_miss(kin, side, grip, jaw) for jaw in jaws)
+                         for side, grip in grips.items()}
+    assert misses[kitchen.STANCE_ASIDE]["left"] < 0.005, misses
+    assert min(misses[0.0].values()) > 0.03, misses
+
+
+def test_drawer_top_open_draws_the_drawer_with_the_bar_in_the_closed_jaw():
+    """On seed 620002 the drawer opens while the left jaw is closed on the bar (pinch site
+    within BAR_HELD of its axis): it is drawn by the grip, not knocked open."""
+    env = make("drawer_top_open", camera_keys=(), episode_length=15000)
+    policy = kitchen.DrawerTopOpen("drawer_top_open")
+    drawn = []  # opening, and whether the jaw was closed on the bar, after each step
+    try:
+        env.reset(seed=620002)
+        done = False
+        while not done:
+            _, _, terminated, truncated, _ = env.step(policy({}))
+            feed_world(policy, env_world_state(env, 620002))
+            held = policy.gripper["left"] == 1.0 and policy.bar_miss("left") < kitchen.BAR_HELD
+            drawn.append((policy.opening("drawer_top"), held))
+            done = terminated or truncated
+    finally:
+        env.close()
+    start = drawn[0][0]
+    assert start < 0.15 and drawn[-1][0] >= 0.9, (start, drawn[-1])
+    gained_held = sum(max(0.0, b[0] - a[0]) for a, b in itertools.pairwise(drawn)
+                      if a[1] and b[1])
+    assert gained_held > 0.75, gained_held

@@ -55,6 +55,7 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "reach_target_dual": DemoBudget(longest_env_steps=3100, demos=60, first_seed=700000),
     "flip_cup": DemoBudget(longest_env_steps=8390, demos=60, first_seed=700000),  # 2 failed
     "drawer_top_close": DemoBudget(longest_env_steps=2190, demos=60, first_seed=700000),
+    "drawer_top_open": DemoBudget(longest_env_steps=5420, demos=60, first_seed=700000),
     "wall_cupboard_close": DemoBudget(longest_env_steps=4770, demos=60, first_seed=700000),
     "wall_cupboard_open": DemoBudget(longest_env_steps=25160, demos=60, first_seed=700000),
 }
