@@ -37,8 +37,6 @@ DRAWN = 0.97  # normalized: the drawer is drawn this far open
 DRAW_STEPS = 400  # control steps at most for it
 ALIGNED = 0.008  # m, hand error counted as arrived before and at the drawer handle
 ALIGN_STEPS = 60  # control steps at most for it
-BAR_HELD = 0.015  # m, a closed jaw's pinch site this near the bar's axis holds it
-GRASP_TRIES = 3
 DOOR_STANCE = 0.48  # m, the pelvis this far before the glass doors' hinges
 DOOR_PUSH_Z = 1.25  # m, height where the hands push the glass doors (handles at 1.22)
 OUTSIDE_LOW = 1.0  # m, the hands go outside the doors below them (bottom edge 1.13 m)
@@ -343,10 +341,10 @@ class DrawerTopOpen(KitchenExpert):
     cm from a pelvis square before it), raises the hand before the bar, jaw upright (the
     fingers close above and below the bar), and walks in with the arms still until the
     hand is just before the bar (an arm stretched out from a standing robot makes the
-    embedded WBC step back, so it is raised first). The hand goes onto the bar, waiting
-    before and at it until its learned offset has brought it in line, and grips; a grip
-    that closed off the bar is opened and tried again. Then the robot walks backward
-    with the arms still until the drawer is drawn open."""
+    embedded WBC step back and turn, so it is raised first). The hand goes onto the
+    bar, waiting before and at it until its learned offset has brought it in line, and
+    grips. Then the robot walks backward with the arms still until the drawer is drawn
+    open (the stiff pads hold the bar: it does not slip)."""
 
     def script(self) -> Iterator[None]:
         handle = self.geom_pos("drawer_top_handle")
@@ -360,18 +358,12 @@ class DrawerTopOpen(KitchenExpert):
         yield from self.walk_straight(
             WALK_SPEED, line, lambda: self.kin.pinch_pose("left")[0][0] >=
             self.geom_pos("drawer_top_handle")[0] - PRE_GRASP - COAST)
-        for _ in range(GRASP_TRIES):
-            grip = self.geom_pos("drawer_top_handle") + np.array([0.0, BAR_GRIP_Y, 0.0])
-            yield from self.move({"left": (grip - [PRE_GRASP, 0.0, 0.0], jaw)}, 30)
-            yield from self.align("left")
-            yield from self.move({"left": (grip, jaw)}, 40)
-            yield from self.align("left")
-            yield from self.grip("left", 1.0)
-            if self.bar_miss("left") < BAR_HELD:
-                break
-            yield from self.grip("left", 0.0)
-            yield from self.move({"left": (grip - [PRE_GRASP, 0.0, 0.0], jaw)}, 30,
-                                 contact=True)
+        grip = self.geom_pos("drawer_top_handle") + np.array([0.0, BAR_GRIP_Y, 0.0])
+        yield from self.move({"left": (grip - [PRE_GRASP, 0.0, 0.0], jaw)}, 30)
+        yield from self.align("left")
+        yield from self.move({"left": (grip, jaw)}, 40)
+        yield from self.align("left")
+        yield from self.grip("left", 1.0)
         yield from self.walk_straight(-DRAW_SPEED, line,
                                       lambda: self.opening("drawer_top") >= DRAWN, DRAW_STEPS)
 
@@ -382,11 +374,6 @@ class DrawerTopOpen(KitchenExpert):
             if np.linalg.norm(self.hand[side][0] - self.kin.pinch_pose(side)[0]) < ALIGNED:
                 break
             yield
-
-    def bar_miss(self, side: str) -> float:
-        """Distance (x and z) from the hand's pinch site to the drawer handle's axis."""
-        miss = self.kin.pinch_pose(side)[0] - self.geom_pos("drawer_top_handle")
-        return float(np.hypot(miss[0], miss[2]))
 
 
 EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose,
