@@ -57,7 +57,6 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "drawer_top_close": DemoBudget(longest_env_steps=2190, demos=60, first_seed=700000),
     "drawer_top_open": DemoBudget(longest_env_steps=5420, demos=60, first_seed=700000),
     "wall_cupboard_close": DemoBudget(longest_env_steps=4770, demos=60, first_seed=700000),
-    "wall_cupboard_open": DemoBudget(longest_env_steps=25160, demos=60, first_seed=700000),
 }
 
 Spec = TypeVar("Spec")
