@@ -1,6 +1,5 @@
 """The stack_blocks draft expert (bench.policies.experts.blocks): its pending reason, the
-grip geometry, and the level grip that carries a block (a block held across by friction
-alone creeps out of the jaw)."""
+grip and carry geometry, and a block gripped from above and carried off the table."""
 
 from __future__ import annotations
 
@@ -11,6 +10,8 @@ from bench.policies.experts import DRAFTS, PENDING
 from bench.policies.experts.blocks import (
     DOWN,
     StackBlocks,
+    carry_rotation,
+    down_rotation,
     grasp_rotation,
 )
 from bench.policies.oracle import env_world_state, feed_world
@@ -25,8 +26,7 @@ def test_stack_blocks_is_a_draft_with_a_measured_reason():
     assert "official seeds" in PENDING["stack_blocks"]
 
 
-def test_grasp_and_level_grip_frames():
-    expert = StackBlocks("stack_blocks")
+def test_grasp_frame_points_down_with_the_jaw_across_the_faces():
     forward = np.array([1.0, 0.0, 0.0])
     rot = grasp_rotation(0.3, 0.0, forward)
     assert np.allclose(rot @ rot.T, np.eye(3), atol=1e-9)
@@ -35,11 +35,23 @@ def test_grasp_and_level_grip_frames():
     assert np.isclose(abs(np.cos(0.3) * rot[0, 1] + np.sin(0.3) * rot[1, 1]), 1.0)
     tilted = grasp_rotation(0.3, np.radians(20), forward)
     assert tilted[:, 0] @ forward > 0  # leans toward the far side of the block
-    level = np.column_stack([rot[:, 1], -rot[:, 0], rot[:, 2]])
-    assert np.allclose(expert.down_grip(level)[:, 0], DOWN)
 
 
-def test_draft_lifts_a_block_in_the_level_grip_and_keeps_it():
+def test_carry_and_place_frames_keep_the_jaw_across_the_body():
+    yaw = 0.2
+    grasp = grasp_rotation(1.2, 0.0, np.array([1.0, 0.0, 0.0]))
+    carry = carry_rotation(yaw, grasp[:, 1])
+    assert np.allclose(carry @ carry.T, np.eye(3), atol=1e-9)
+    ahead = np.array([np.cos(yaw), np.sin(yaw), 0.0])
+    assert carry[:, 0] @ ahead > 0.8  # pointing ahead
+    assert np.isclose(carry[:, 1] @ ahead, 0.0) and np.isclose(carry[2, 1], 0.0)  # across
+    assert carry[:, 1] @ grasp[:, 1] >= 0  # the jaw's sense nearer the grasp's
+    place = down_rotation(carry[:, 1])
+    assert np.allclose(place[:, 0], DOWN) and np.allclose(place[:, 1], carry[:, 1])
+    assert np.isclose(np.linalg.det(place), 1.0)
+
+
+def test_draft_lifts_a_block_and_carries_it():
     env = make("stack_blocks", camera_keys=(), controller=None, episode_length=20000)
     policy = StackBlocks("stack_blocks")
     policy.reset()
@@ -56,4 +68,4 @@ def test_draft_lifts_a_block_in_the_level_grip_and_keeps_it():
     block = policy.carried["right"][0]
     assert policy.holds("right", block)
     assert env.scene.held(block)
-    assert policy.kin.body_pos(block)[2] > TABLE_TOP + BLOCK_HALF + 0.01  # off the table
+    assert policy.kin.body_pos(block)[2] > TABLE_TOP + BLOCK_HALF + 0.02  # off the table
