@@ -1,7 +1,7 @@
 """Dishwasher experts: every dishwasher benchmark task has an expert or a stated reason,
-and the reasons given for dishwasher_close (the open door is out of a standing G1's
-reach) and for the cups draft (the far cups are out of a level hand's reach) hold in
-the scene as built."""
+the reason given for dishwasher_close (the open door is out of a standing G1's reach)
+holds in the scene as built, and so does the reach that makes the cups expert take the
+farthest cups behind their centre."""
 
 from __future__ import annotations
 
@@ -85,10 +85,12 @@ def _furthest_level_reach(kin: Kinematics, height: float, aside: float, rot: np.
 
 
 def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
-    """The cups draft's pending reason: at the cup's centre height a level hand (or one
-    pointing 15 degrees down) reaches 0.50-0.52 m ahead of the pelvis, so from the
-    closest stance the feet allow (pelvis x 0.19-0.22) the far cups (x up to 0.75 m)
-    are out of reach."""
+    """Why the cups expert takes a far cup behind its centre: at the cup's height a level
+    hand (or one pointing 15 degrees down) reaches 0.48-0.53 m ahead of the pelvis, so
+    from the closest stance the feet allow (pelvis x 0.20-0.22) the farthest cups (x up
+    to 0.75 m) are out of reach of a centred grasp; the pads reach further ahead of the
+    pinch site than CUP_ACCEPT, so a grasp that far behind the centre still has them
+    across the cup's widest line."""
     from bench.policies.experts.kinematics import rotation
 
     env = make("dishwasher_load_cups", camera_keys=())
@@ -96,6 +98,11 @@ def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
         env.reset(seed=620000)
         kin = Kinematics("dishwasher_load_cups")
         kin.set_state(env.world.data.qpos)
+        model = env.world.model
+        pad = model.geom("left_gripper_pad_a")
+        pad_ahead = float(pad.pos[0] + pad.size[0]
+                          + model.body("left_gripper_finger_a").pos[0]
+                          - model.site("left_pinch").pos[0])
     finally:
         env.close()
     height = ds.COUNTER_TOP + CUP_HEIGHT / 2
@@ -104,6 +111,7 @@ def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
                for rot in (np.eye(3), rotation(np.array([np.cos(down), 0.0, -np.sin(down)])))]
     assert all(0.48 <= r <= 0.53 for r in reaches), reaches
     assert 0.22 + max(reaches) < dw_task.CUPS_X + dw_task.CUPS_JITTER[0], reaches
+    assert dishwasher.CUP_ACCEPT < pad_ahead < 0.03, pad_ahead
 
 
 def test_draft_factory_names_the_drafts():
@@ -144,10 +152,10 @@ def test_plates_draft_lifts_a_plate_out_of_the_drainer():
     assert lifted > 0.05, lifted
 
 
-def test_cups_draft_loads_both_cups_on_a_seed_in_reach():
-    """The documented state of the cups draft: on seed 620003 (both cups within a level
-    hand's reach) it grips each cup across, carries it past the tub's side wall and
-    drops it into the middle tray; the task succeeds, nothing falls (no cameras)."""
+def test_cups_draft_loads_both_cups_on_a_seed_it_handles():
+    """The documented state of the cups draft: on seed 620003 it slides the open jaw onto
+    each cup, lifts it, carries it past the tub's side wall and drops it into the middle
+    tray; the task succeeds, nothing falls (no cameras)."""
     from bench.eval.episode import run_episode
 
     env = make("dishwasher_load_cups", camera_keys=(), episode_length=40000)
