@@ -363,7 +363,7 @@ PENDING: dict[str, str] = {
                     "steps) it stacks all three blocks on none, never falling; on "
                     "620000-620002 with the floating base on none. "
                     "On 2 of the 10 the first block is set down on the pad, but the "
-                    "second lands 8-13 cm off it; in the rest a take fails three times (3), "
+                    "second lands 8-12 cm off it; in the rest a take fails three times (3), "
                     "a block falls to the floor during a take (3) or on the way (1), or is "
                     "lost before its put (1) (docs/experts.md)",
 }
