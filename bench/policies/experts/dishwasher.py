@@ -507,13 +507,14 @@ PENDING: dict[str, str] = {
         "the tray (which, standing beside the open door, the hand reaches only 5-10 cm "
         "above the slots)"),
     "dishwasher_load_cups": (
-        "draft (bench.policies.experts.dishwasher:draft), 8 of the 10 official seeds "
-        "620000-620009 with the cap raised (1500-2000 control steps each, beyond the 800 "
-        "of the placeholder budget; it has no demonstrations or budget yet): the farthest "
-        "cups (x up to 0.75) are at the arm's reach (pelvis x 0.20-0.22 against the "
-        "counter, hand 0.52 m ahead); the two failures (620001, 620002) are cups at "
-        "0.74-0.75 m that the fingers, at the edge of the reach, pushed away and tipped "
-        "over"),
+        "draft (bench.policies.experts.dishwasher:draft), 17 of the 30 official seeds "
+        "620000-620029 on the embedded default with the cap raised (8 of the first 10; "
+        "successes in 1600-2900 control steps, beyond the 800 of the placeholder budget; "
+        "it never fell), 1 of 5 on the floating base (620000-620004): the farthest cups "
+        "(x up to 0.75) are at the arm's reach (pelvis x 0.20-0.22 against the counter, "
+        "hand 0.52 m ahead), and a finger at the edge of the reach pushes such a cup away "
+        "or tips it over (620001, 620002); the other failures ran out of the 3000 control "
+        "steps with retakes"),
     "dishwasher_load_cutlery": (
         "expert not written yet (the plates draft came first; its carry from the counter "
         "to the tray past the tub's side wall applies to the knife and fork too)"),
