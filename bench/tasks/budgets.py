@@ -56,6 +56,7 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "flip_cup": DemoBudget(longest_env_steps=8390, demos=60, first_seed=700000),  # 2 failed
     "drawer_top_close": DemoBudget(longest_env_steps=2190, demos=60, first_seed=700000),
     "drawer_top_open": DemoBudget(longest_env_steps=5420, demos=60, first_seed=700000),
+    "move_plate": DemoBudget(longest_env_steps=13790, demos=60, first_seed=700000),
     "wall_cupboard_close": DemoBudget(longest_env_steps=4770, demos=60, first_seed=700000),
 }
 

@@ -261,16 +261,13 @@ def slot_centre(kin, rack: str, slot: int) -> np.ndarray:
     return kin.body_pos(rack) + kin.body_rot(rack) @ local
 
 
-EXPERTS: dict[str, type[Expert]] = {}
-DRAFTS: dict[str, type[Expert]] = {"move_plate": MovePlates, "move_two_plates": MovePlates}
+EXPERTS: dict[str, type[Expert]] = {"move_plate": MovePlates}
+DRAFTS: dict[str, type[Expert]] = {"move_two_plates": MovePlates}
 PENDING: dict[str, str] = {
-    "move_plate": "draft only (bench.policies.experts:draft), 7 of 12 seeds (embedded "
-                  "default), below 90 %: the plate creeps "
-                  "down in the jaw while it is carried and falls out before it is seated on "
-                  "part of the seeds, and a successful episode (950-1130 control steps) "
-                  "outlasts the 5000-env-step placeholder budget (docs/experts.md)",
-    "move_two_plates": "draft only (bench.policies.experts:draft), 1 of 2 seeds: besides "
-                       "move_plate's creep, the jaw cannot come down between two plates in "
-                       "adjacent slots (2.3 cm between their faces for a 2.0 cm finger; "
-                       "9 of the first 20 official seeds; docs/experts.md)",
+    "move_two_plates": "draft only (bench.policies.experts:draft): the jaw cannot come "
+                       "down between two plates in adjacent slots (2.3 cm between their "
+                       "faces for a 2.0 cm finger; 9 of the first 20 official seeds), "
+                       "and the second plate's pick was not made robust; 1 of 2 seeds "
+                       "before the pad fix, 0 of 2 on the floating base after the weld "
+                       "fix (docs/experts.md)",
 }
