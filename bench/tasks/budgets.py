@@ -48,16 +48,18 @@ class DemoBudget:
 
 
 # Recorded on the embedded default WBC (holosoma_g1, the Balance/Walk pair) without
-# cameras; no seed failed unless noted.
+# cameras; no seed failed unless noted. flip_cup, drawer_top_close, wall_cupboard_close,
+# drawer_top_open and move_plate after the stiff gripper pads (assets/dex1_1_gripper.xml);
+# the reach batches before them (the reaching hands touch nothing).
 DEMO_BUDGETS: dict[str, DemoBudget] = {
     "reach_target_single": DemoBudget(longest_env_steps=3030, demos=60, first_seed=700000),
     "reach_target_multi_modal": DemoBudget(longest_env_steps=2760, demos=60, first_seed=700000),
     "reach_target_dual": DemoBudget(longest_env_steps=3100, demos=60, first_seed=700000),
-    "flip_cup": DemoBudget(longest_env_steps=8390, demos=60, first_seed=700000),  # 2 failed
+    "flip_cup": DemoBudget(longest_env_steps=8470, demos=60, first_seed=700000),  # 2 failed
     "drawer_top_close": DemoBudget(longest_env_steps=2190, demos=60, first_seed=700000),
     "drawer_top_open": DemoBudget(longest_env_steps=5420, demos=60, first_seed=700000),
     "move_plate": DemoBudget(longest_env_steps=13790, demos=60, first_seed=700000),
-    "wall_cupboard_close": DemoBudget(longest_env_steps=4770, demos=60, first_seed=700000),
+    "wall_cupboard_close": DemoBudget(longest_env_steps=4710, demos=60, first_seed=700000),
 }
 
 Spec = TypeVar("Spec")
