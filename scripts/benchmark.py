@@ -65,10 +65,12 @@ def rendering(steps: int) -> float:
     return rate
 
 
-def env_rate(task: str, steps: int, cameras: bool) -> tuple[float, str]:
-    """Control steps per second of env.step with a fixed mid-range action."""
+def env_rate(task: str, steps: int, cameras: bool,
+             floating_base: bool = False) -> tuple[float, str]:
+    """Control steps per second of env.step with a fixed mid-range action, on the
+    embedded default or (``floating_base``) on the floating base."""
     overrides = {} if cameras else {"camera_keys": ()}
-    env = make(task, **overrides)
+    env = make(task, **overrides, **({"controller": None} if floating_base else {}))
     env.reset(seed=0)
     action = np.zeros(env.action_dim)
     rate = _rate(lambda: env.step(action), steps)
@@ -118,8 +120,10 @@ def main() -> None:
             ("rendering alone (3 x 84x84)", rendering(args.steps), "frames/s")]
     with_cams, backend = env_rate(args.task, args.steps, cameras=True)
     without, _ = env_rate(args.task, args.steps, cameras=False)
+    floating, _ = env_rate(args.task, args.steps, cameras=False, floating_base=True)
     rows += [(f"env.step {args.task}, 3 cameras ({backend})", with_cams, "control steps/s"),
-             (f"env.step {args.task}, no cameras ({backend})", without, "control steps/s")]
+             (f"env.step {args.task}, no cameras ({backend})", without, "control steps/s"),
+             (f"env.step {args.task}, no cameras (floating base)", floating, "control steps/s")]
     if args.graph:
         os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))  # graph processes: all cores
         rows += graph_rates(args.task, args.steps)
