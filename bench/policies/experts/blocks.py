@@ -320,7 +320,8 @@ class StackBlocks(TableTopExpert):
         held = self.held(side, block)
         yield from self.move({side: (hover + CLEARANCE * UP - rot @ held, rot)}, OVER_STEPS)
         yield from self.move({side: (hover - rot @ held, rot)}, 25)
-        yield from self.settle_block(side, block, hover, SETTLE_STEPS)
+        yield from self.settle_onto(side, block, hover, SETTLE_STEPS, PLACE_TOLERANCE,
+                                    PLACE_GAIN, OFFSET_LIMIT)
         low = support + (BLOCK_HALF + RELEASE_GAP) * UP
         yield from self.move({side: (self.hand[side][0] + low - hover, rot)}, LOWER_STEPS,
                              contact=True)
@@ -338,20 +339,6 @@ class StackBlocks(TableTopExpert):
         for k in range(1, RAISE_STEPS + 1):
             lift = max(0.0, height) * min_jerk(k / RAISE_STEPS) * UP
             self.carried[side] = (block, local + lift, rot)
-            yield
-
-    def settle_block(self, side: str, block: str, target: np.ndarray,
-                     steps: int) -> Iterator[None]:
-        """Hold the hand target while its offset moves by ``block``'s position error from
-        ``target``, until within PLACE_TOLERANCE or ``steps`` control steps."""
-        self.learning = False
-        for _ in range(steps):
-            error = target - self.kin.body_pos(block)
-            if np.linalg.norm(error) < PLACE_TOLERANCE:
-                return
-            offset = self.offset[side] + PLACE_GAIN * error
-            norm = max(float(np.linalg.norm(offset)), 1e-12)
-            self.offset[side] = offset * min(1.0, OFFSET_LIMIT / norm)
             yield
 
 

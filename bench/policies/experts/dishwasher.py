@@ -295,20 +295,6 @@ class DishwasherExpert(Expert):
         if align:
             yield from self.align(side)
 
-    def place_object(self, side: str, body: str, target: np.ndarray,
-                     steps: int = PLACE_STEPS) -> Iterator[None]:
-        """Hold the hand still while its offset moves by the error of ``body``'s position
-        from ``target``, until within PLACE_TOLERANCE or ``steps`` control steps."""
-        self.learning = False
-        for _ in range(steps):
-            error = target - self.kin.body_pos(body)
-            if np.linalg.norm(error) < PLACE_TOLERANCE:
-                return
-            offset = self.offset[side] + PLACE_GAIN * error
-            self.offset[side] = offset * min(1.0, PLACE_LIMIT / max(float(np.linalg.norm(offset)),
-                                                                    1e-12))
-            yield
-
 
 def _rot_z(angle: float) -> np.ndarray:
     """Rotation matrix about the z axis."""
@@ -373,11 +359,13 @@ class DishwasherLoadPlates(DishwasherExpert):
         hang = self.kin.body_pos(plate) - self.kin.pinch_pose("left")[0]
         above = centre + ABOVE_SLOT * UP
         yield from self.move({"left": (above - hang, rot)}, CARRY_STEPS, contact=True)
-        yield from self.place_object("left", plate, above)
+        yield from self.settle_onto("left", plate, above, PLACE_STEPS, PLACE_TOLERANCE,
+                                    PLACE_GAIN, PLACE_LIMIT)
         low = centre + SLOT_CLEARANCE * UP
         yield from self.move({"left": (self.hand["left"][0] + low - above, rot)}, CARRY_STEPS,
                              contact=True)
-        yield from self.place_object("left", plate, low, 30)
+        yield from self.settle_onto("left", plate, low, 30, PLACE_TOLERANCE, PLACE_GAIN,
+                                    PLACE_LIMIT)
         yield from self.grip("left", GRIP_RELEASE, 10)
         yield from self.wait(10)
         pos = self.hand["left"][0]

@@ -283,9 +283,7 @@ class WallCupboardOpen(KitchenExpert):
             error = self.hand[side][0] - self.kin.pinch_pose(side)[0]
             if np.linalg.norm(error) < SERVO_TOLERANCE:
                 break
-            offset = self.offset[side] + SERVO_GAIN * error
-            norm = max(float(np.linalg.norm(offset)), 1e-12)
-            self.offset[side] = offset * min(1.0, OFFSET_LIMIT / norm)
+            self.shift_offset(side, SERVO_GAIN * error, OFFSET_LIMIT)
             yield
 
     def open_door(self, side: str, door: str, hinge: np.ndarray, mid: float,

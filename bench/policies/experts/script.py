@@ -133,9 +133,12 @@ class Expert:
             error = pos - self.kin.pinch_pose(side)[0]
             if np.linalg.norm(error) > TRACK_WINDOW:
                 continue
-            offset = self.offset[side] + TRACK_GAIN * error
-            norm = float(np.linalg.norm(offset))
-            self.offset[side] = offset * min(1.0, TRACK_LIMIT / max(norm, 1e-12))
+            self.shift_offset(side, TRACK_GAIN * error, TRACK_LIMIT)
+
+    def shift_offset(self, side: str, delta: np.ndarray, limit: float) -> None:
+        """Add ``delta`` to ``side``'s hand offset, its norm clamped to ``limit`` (m)."""
+        offset = self.offset[side] + delta
+        self.offset[side] = offset * min(1.0, limit / max(float(np.linalg.norm(offset)), 1e-12))
 
     def _track(self) -> None:
         """Arm angles for every hand with a Cartesian target, by inverse kinematics, each
@@ -212,6 +215,19 @@ class Expert:
         start = self.torso_pitch
         for k in range(1, steps + 1):
             self.torso_pitch = start + (pitch - start) * min_jerk(k / steps)
+            yield
+
+    def settle_onto(self, side: str, body: str, target: np.ndarray, steps: int,
+                    tolerance: float, gain: float, limit: float) -> Iterator[None]:
+        """Hold ``side``'s hand target while its offset takes ``gain`` of ``body``'s position
+        error from ``target`` per step (clamped to ``limit``), until the error is below
+        ``tolerance`` or after ``steps`` control steps; continuous learning stays off."""
+        self.learning = False
+        for _ in range(steps):
+            error = target - self.kin.body_pos(body)
+            if np.linalg.norm(error) < tolerance:
+                return
+            self.shift_offset(side, gain * error, limit)
             yield
 
     def wait(self, steps: int) -> Iterator[None]:
