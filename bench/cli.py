@@ -74,7 +74,7 @@ def _demos(args: argparse.Namespace) -> int:
     try:
         meta = demos.record(args.task, out, args.policy, args.episodes, args.seed_start,
                             args.cameras, progress=progress,
-                            floating_base=args.floating_base)
+                            floating_base=args.floating_base, workers=args.workers)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -132,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--floating-base", action="store_true",
                       help="record on the floating base, for an expert that needs the height "
                            "or torso-pitch command (NEEDS_COMMAND)")
+    demo.add_argument("--workers", type=int, default=1,
+                      help="record in this many processes (the same batch as one)")
     demo.set_defaults(handler=_demos)
 
     check = sub.add_parser("selftest",

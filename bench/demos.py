@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from bench import config as cfg
 from bench import layout
 from bench.env import BenchEnv, make
 from bench.eval.run import SEED_BASE
+from bench.parallel import seed_pool
 from bench.policies import load_policy
 from bench.policies.oracle import env_world_state, feed_world
 from bench.tasks.budgets import budget_rule
@@ -78,13 +80,15 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
            episodes: int = DEMOS_PER_TASK, seed_start: int = DEMO_SEED_START,
            cameras: bool = False, max_attempts: int | None = None,
            progress: Callable[[int, int, int], None] | None = None,
-           floating_base: bool = False) -> dict[str, Any]:
+           floating_base: bool = False, workers: int = 1) -> dict[str, Any]:
     """Record ``episodes`` successful episodes of ``policy`` on ``task`` into
     ``out_dir``, trying seeds from ``seed_start`` on (failures are skipped and listed);
     returns the batch metadata. ``cameras`` adds the three 84x84 views;
     ``floating_base`` records on the floating base (``make(task, controller=None)``),
     for an expert that needs the height or torso-pitch command the embedded default
-    WBC lacks (``bench.policies.experts.NEEDS_COMMAND``)."""
+    WBC lacks (``bench.policies.experts.NEEDS_COMMAND``). ``workers`` > 1 records in
+    that many processes (``bench.parallel``; ``policy`` is a ``module:factory`` string)
+    and keeps the same batch: the first ``episodes`` successful seeds, in order."""
     limit = max_attempts or 10 * episodes
     if seed_start <= SEED_BASE + 99 and seed_start + limit > SEED_BASE:
         raise ValueError(f"demonstration seeds from {seed_start} would overlap the evaluation "
@@ -99,23 +103,30 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
     if floating_base:
         overrides["controller"] = None
     env = make(task, **overrides)
-    agent = load_policy(policy, task)
     kept: list[dict[str, Any]] = []
     failed: list[int] = []
-    seed = seed_start
     try:
-        while len(kept) < episodes and seed - seed_start < limit:
-            episode = record_episode(env, agent, seed)
-            if episode["success"]:
-                np.savez_compressed(out / f"episode_{seed}.npz", **episode)
-                kept.append({"seed": seed, "control_steps": len(episode["action"]),
-                             "env_steps": len(episode["action"])
-                             * env.config.demo_down_sample_rate})
+        with ExitStack() as stack:
+            seeds = range(seed_start, seed_start + limit)
+            if workers > 1:
+                episodes_in_order = stack.enter_context(
+                    seed_pool(task, policy, env.config, workers))(record_episode, seeds)
             else:
-                failed.append(seed)
-            seed += 1
-            if progress is not None:
-                progress(len(kept), episodes, len(failed))
+                agent = load_policy(policy, task)
+                episodes_in_order = (record_episode(env, agent, seed) for seed in seeds)
+            for episode in episodes_in_order:
+                seed = int(episode["seed"])
+                if episode["success"]:
+                    np.savez_compressed(out / f"episode_{seed}.npz", **episode)
+                    kept.append({"seed": seed, "control_steps": len(episode["action"]),
+                                 "env_steps": len(episode["action"])
+                                 * env.config.demo_down_sample_rate})
+                else:
+                    failed.append(seed)
+                if progress is not None:
+                    progress(len(kept), episodes, len(failed))
+                if len(kept) == episodes:
+                    break
         longest = max((k["env_steps"] for k in kept), default=0)
         metadata = {
             "format_version": FORMAT_VERSION,

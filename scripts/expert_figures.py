@@ -5,12 +5,14 @@ seeds, in process, on the embedded default WBC and on the floating base.
 Cameras are off (``camera_keys=()``): an expert reads the world state, not images,
 and rendering changes no physics, so the figures are those of the official
 observation. Run directories land in runs/experts/<task>/<backend>/ (resumable).
+``--workers N`` spreads each evaluation over N processes (the same files as one).
 
-    scripts/expert_figures.py [TASK ...]
+    scripts/expert_figures.py [--workers N] [TASK ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from bench.policies.experts import EXPERTS
 BACKENDS = {"embedded default": {}, "floating base": {"controller": None}}
 
 
-def main(tasks: list[str]) -> None:
+def main(tasks: list[str], workers: int = 1) -> None:
     """Evaluate each task's expert on both backends and print the markdown rows."""
     rows = []
     for task in tasks or sorted(EXPERTS):
@@ -28,7 +30,8 @@ def main(tasks: list[str]) -> None:
         for label, extra in BACKENDS.items():
             run_dir = Path("runs/experts") / task / label.replace(" ", "_")
             result = evaluate("bench.policies.experts:expert", task, "scripted-expert",
-                              overrides={"camera_keys": [], **extra}, run_dir=run_dir)
+                              overrides={"camera_keys": [], **extra}, run_dir=run_dir,
+                              workers=workers)
             s = result["summary"]
             cells.append(f"{s['success_rate']:.0%} | {s['fell_share']:.0%} | "
                          f"{s['mean_control_steps']:.0f}")
@@ -41,4 +44,8 @@ def main(tasks: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tasks", nargs="*", help="default: every task with an expert")
+    parser.add_argument("--workers", type=int, default=1, help="processes per evaluation")
+    args = parser.parse_args()
+    main(args.tasks, args.workers)

@@ -76,3 +76,16 @@ def test_registry_applies_the_demonstration_budgets(monkeypatch):
     assert applied["flip_cup"].episode_length == 5500
     assert "longest 2600 env steps" in applied["flip_cup"].budget_source
     assert applied["move_plate"] == TASKS["move_plate"] or "move_plate" in budgets.DEMO_BUDGETS
+
+
+def test_worker_processes_record_the_same_batch(tmp_path):
+    """Two workers keep the first successful seeds in order, with the same arrays."""
+    alone = demos.record("reach_target_single", tmp_path / "alone", episodes=2)
+    pooled = demos.record("reach_target_single", tmp_path / "pooled", episodes=2, workers=2)
+    assert pooled["episodes"] == alone["episodes"]
+    assert pooled["failed_seeds"] == alone["failed_seeds"]
+    for one, other in zip(demos.load(tmp_path / "alone"), demos.load(tmp_path / "pooled"),
+                          strict=True):
+        assert one.keys() == other.keys()
+        for key in one:
+            np.testing.assert_array_equal(one[key], other[key])

@@ -150,6 +150,34 @@ def test_graph_mode_needs_a_policy_spec():
                  via="graph")
 
 
+def test_worker_processes_give_the_files_of_the_sequential_run(tmp_path):
+    """Three expert episodes over two workers: the same summaries and metrics files,
+    byte for byte, and the same results, in seed order."""
+    args = ("bench.policies.experts:expert", "reach_target_single", "m", {"camera_keys": []})
+    alone = evaluate(*args, episodes=3, run_dir=tmp_path / "alone", progress=False)
+    pooled = evaluate(*args, episodes=3, run_dir=tmp_path / "pooled", progress=False,
+                      workers=2)
+    assert pooled["results"] == alone["results"]
+    assert [r["seed"] for r in pooled["results"]] == [620000, 620001, 620002]
+    for folder in ("summaries", "metrics"):
+        names = sorted(p.name for p in (tmp_path / "alone" / folder).iterdir())
+        assert len(names) == 3
+        for name in names:
+            assert (tmp_path / "pooled" / folder / name).read_bytes() == (
+                tmp_path / "alone" / folder / name).read_bytes()
+    assert sorted(json.loads((tmp_path / "pooled" / "timing.json").read_text())) == [
+        "620000", "620001", "620002"]
+
+
+def test_workers_need_a_policy_spec_and_the_in_process_wiring():
+    with pytest.raises(ValueError, match="module:factory string"):
+        evaluate(counting_policy.make("move_plate"), "move_plate", "m", SHORT, episodes=1,
+                 workers=2)
+    with pytest.raises(ValueError, match="via='process'"):
+        evaluate("bench.policies.builtin:hold", "move_plate", "m", SHORT, episodes=1,
+                 workers=2, via="graph")
+
+
 def test_headline_is_the_mean_of_the_last_five_checkpoints_with_its_standard_error():
     from bench.eval.checkpoints import headline, peak_final_selection
     rates = {5000: 0.1, 10000: 0.5, 15000: 0.2, 20000: 0.3, 25000: 0.4, 30000: 0.6, 35000: 0.5}

@@ -85,14 +85,20 @@ def _run_graph(policy: str, task_name: str, method: str, overrides: dict[str, An
 def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any] | None = None,
              episodes: int = EVAL_EPISODES, run_dir: str | Path | None = None,
              progress: bool = True, via: str = "process",
-             videos: bool = False) -> dict[str, Any]:
+             videos: bool = False, workers: int = 1) -> dict[str, Any]:
     """Run the protocol and return record, protocol_violations, env_config and the
     per-episode results. ``via="graph"`` runs the same episodes through the ROS 2 graph
     (the policy must then be a ``module:factory`` string) with identical results.
     ``videos`` writes each episode's head-camera and external mp4 into the run directory
-    (it sets render_mode, an official override that changes no result)."""
+    (it sets render_mode, an official override that changes no result). ``workers`` > 1
+    runs the episodes in that many processes (in process only; the policy must be a
+    ``module:factory`` string whose episodes depend only on the seed: see
+    ``bench.parallel``), with the results of the sequential run."""
     if via not in ("process", "graph"):
         raise ValueError(f"via={via!r}: choose 'process' or 'graph'")
+    if workers > 1 and (via == "graph" or not isinstance(policy, str)):
+        raise ValueError("workers > 1 need via='process' and the policy as a "
+                         "module:factory string (each worker loads its own copy)")
     if videos and (run_dir is None or via == "graph"):
         raise ValueError("videos need a run_dir and run in process (via='process')")
     overrides = {**(overrides or {}), **({"render_mode": "rgb_array"} if videos else {})}
@@ -105,11 +111,12 @@ def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any]
                 results = _run_graph(policy, task_name, method, overrides, episodes,
                                      Path(run_dir or tmp))
         else:
-            if isinstance(policy, str):
+            if isinstance(policy, str) and workers == 1:
                 policy = load_policy(policy, task_name)
             results = run_seeds(
                 env, policy, eval_seeds(episodes), Path(run_dir) if run_dir else None, videos,
-                (lambda done: _progress(len(done), episodes, done)) if progress else None)
+                (lambda done: _progress(len(done), episodes, done)) if progress else None,
+                workers)
         violations = protocol_violations(env)
         record = None
         if not violations and episodes == EVAL_EPISODES:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from bench.eval.records import (
     write_summary,
 )
 from bench.eval.video import EpisodeVideo
+from bench.parallel import seed_pool
 
 SEED_BASE = 620000
 
@@ -64,31 +67,60 @@ def write_timing(run_dir: Path, timing: dict[int, dict[str, float]]) -> Path:
     return path
 
 
+def run_seed(env: Any, policy: Any, seed: int, run_dir: Path | None = None,
+             videos: bool = False) -> tuple[EpisodeResult, dict[str, float]]:
+    """Run one seed; with a run directory, write its metrics and then its summary (the
+    summary marks it finished), and with ``videos`` its mp4s. Returns the result and
+    the wall-clock timing."""
+    timing: dict[str, float] = {}
+    tracker = MetricTracker()
+    video = EpisodeVideo(run_dir, seed) if videos and run_dir else None
+    result = run_episode(env, policy, seed, timing, tracker, video)
+    if run_dir:
+        write_metrics(run_dir, seed, tracker.rows)
+        write_summary(run_dir, result)
+    return result, timing
+
+
+def _finished(run_dir: Path | None, seed: int) -> Path | None:
+    """The seed's summary file in the run directory, if the seed has finished there."""
+    path = summary_path(run_dir, seed) if run_dir else None
+    return path if path is not None and path.exists() else None
+
+
 def run_seeds(env: Any, policy: Any, seeds: list[int], run_dir: Path | None = None,
               videos: bool = False,
-              on_episode: Callable[[list[EpisodeResult]], None] | None = None
-              ) -> list[EpisodeResult]:
-    """Run the seeds in order in this process. With a run directory, each episode's
-    metrics and then its summary are written as it finishes (the summary marks it
-    finished), seeds whose summary exists are read back instead of rerun (resume),
-    ``videos`` adds its mp4s, and ``timing.json`` gets the wall-clock times.
-    ``on_episode`` sees the results so far after every seed."""
+              on_episode: Callable[[list[EpisodeResult]], None] | None = None,
+              workers: int = 1) -> list[EpisodeResult]:
+    """Run the seeds in order (``run_seed``). Seeds whose summary exists in the run
+    directory are read back instead of rerun (resume; checked as each seed comes up,
+    so a second process running the seeds in reverse order shares the work), and
+    ``timing.json`` gets the wall-clock times. ``on_episode`` sees the results so far
+    after every seed.
+
+    ``workers`` > 1 runs the seeds in that many processes (``bench.parallel``), each
+    with its own env like ``env`` (same task and configuration) and its own copy of
+    ``policy``, which must then be a ``module:factory`` string; the results are those
+    of the sequential loop for a policy whose episodes depend only on the seed."""
+    job = partial(run_seed, run_dir=run_dir, videos=videos)
     results: list[EpisodeResult] = []
     timing: dict[int, dict[str, float]] = {}
-    for seed in seeds:
-        finished = summary_path(run_dir, seed) if run_dir else None
-        if finished is not None and finished.exists():
-            results.append(read_summary(finished))
-        else:
-            timing[seed], tracker = {}, MetricTracker()
-            video = EpisodeVideo(run_dir, seed) if videos and run_dir else None
-            result = run_episode(env, policy, seed, timing[seed], tracker, video)
-            if run_dir:
-                write_metrics(run_dir, seed, tracker.rows)
-                write_summary(run_dir, result)
+    with ExitStack() as stack:
+        pooled: set[int] = set()
+        if workers > 1:
+            todo = [seed for seed in seeds if _finished(run_dir, seed) is None]
+            pooled = set(todo)
+            fresh = stack.enter_context(seed_pool(env.spec_.name, policy, env.config,
+                                                  workers))(job, todo)
+        for seed in seeds:
+            finished = None if seed in pooled else _finished(run_dir, seed)
+            if finished is not None:
+                result = read_summary(finished)
+            else:
+                result, timing[seed] = next(fresh) if seed in pooled else job(env, policy, seed)
             results.append(result)
-        if on_episode is not None:
-            on_episode(results)
+            if on_episode is not None:
+                on_episode(results)
     if run_dir and timing:
         write_timing(run_dir, timing)
     return results

@@ -34,6 +34,9 @@ def build_parser(prog: str = "python -m bench.eval.runner") -> argparse.Argument
                         help="run in this process, or through the ROS 2 graph")
     parser.add_argument("--videos", action="store_true",
                         help="write head-camera and external mp4 per episode (needs --run-dir)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="run the episodes in this many processes (in process only; "
+                             "same results as one)")
     return parser
 
 
@@ -49,7 +52,8 @@ def _checkpoints(args: argparse.Namespace, overrides: dict) -> int:
     for step, spec in sorted(specs.items()):
         run_dir = args.run_dir / f"checkpoint_{step}" if args.run_dir else None
         results[step] = evaluate(spec, args.task, args.method, overrides, args.episodes,
-                                 run_dir, progress=not args.quiet, via=args.via)
+                                 run_dir, progress=not args.quiet, via=args.via,
+                                 workers=args.workers)
     rates = {step: r["summary"]["success_rate"] for step, r in results.items()}
     report = {"task": args.task, "method": args.method, "headline": headline(rates),
               "appendix": peak_final_selection(rates),
@@ -80,7 +84,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bench.eval.ru
             return _checkpoints(args, overrides)
         result = evaluate(args.policy, args.task, args.method, overrides, args.episodes,
                           args.run_dir, progress=not args.quiet, via=args.via,
-                          videos=args.videos)
+                          videos=args.videos, workers=args.workers)
     except (ValueError, RuntimeError, RecordRefusedError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
