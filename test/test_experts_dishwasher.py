@@ -1,7 +1,8 @@
 """Dishwasher experts: every dishwasher benchmark task has an expert or a stated reason,
-the reason given for dishwasher_close (the open door is out of a standing G1's reach)
-holds in the scene as built, and so does the reach that makes the cups expert take the
-farthest cups behind their centre."""
+the reason dishwasher_close's expert needs the height and torso-pitch commands (the
+open door is out of a standing G1's reach, in reach crouched) holds in the scene as
+built, and so does the reach that makes the cups expert take the farthest cups behind
+their centre."""
 
 from __future__ import annotations
 
@@ -67,6 +68,45 @@ def test_the_open_door_is_below_what_a_standing_g1_reaches():
     # underside (the hinge plane) and its handle
     assert abs(lowest - 0.52) < 0.03, lowest
     assert lowest - FINGERTIP > max(ds.HINGE_Z, handle_top) + 0.05, (lowest, handle_top)
+
+
+def test_dishwasher_close_is_an_expert_that_needs_the_commands():
+    assert dishwasher.EXPERTS["dishwasher_close"] is dishwasher.DishwasherClose
+    assert set(dishwasher.NEEDS_COMMAND) == {"dishwasher_close"}
+    assert "dishwasher_close" not in PENDING
+
+
+def test_crouched_the_hands_reach_under_the_open_door():
+    """The other half of NEEDS_COMMAND's reason: at the crouch the expert commands
+    (pelvis CROUCH_HEIGHT, torso CROUCH_PITCH, DOOR_HAND_AHEAD behind the hands) both
+    pinch sites reach their start under the door, which standing they miss by decimetres."""
+    env = make("dishwasher_close", camera_keys=())
+    try:
+        env.reset(seed=620000)
+        qpos = env.world.data.qpos.copy()
+    finally:
+        env.close()
+    kin = Kinematics("dishwasher_close")
+    policy = dishwasher.DishwasherClose("dishwasher_close")
+    policy.kin = kin
+    x, z = policy.door_point(0.0)
+    assert z < ds.HINGE_Z - 0.02  # below the door's underside
+    front_y = float(kin.model.body("dishwasher").pos[1])
+    pitch = kin.model.joint("waist_pitch_joint").qposadr[0]
+    errors = {}
+    for height, lean in ((dishwasher.CROUCH_HEIGHT, dishwasher.CROUCH_PITCH), (0.74, 0.0)):
+        crouched = qpos.copy()
+        crouched[:3] = [x - dishwasher.DOOR_HAND_AHEAD, front_y, height]
+        crouched[pitch] = lean
+        kin.set_state(crouched)
+        errors[height] = [
+            min(kin.solve(side, np.array([x, front_y + sign * dishwasher.DOOR_HANDS_ASIDE, z]),
+                          np.eye(3), kin.arm_q(side) + rng.normal(0, 0.4 * (k > 0), 7),
+                          iterations=200)[1]
+                for k, rng in enumerate(np.random.default_rng(k) for k in range(6)))
+            for side, sign in (("left", 1.0), ("right", -1.0))]
+    assert max(errors[dishwasher.CROUCH_HEIGHT]) < 0.005, errors
+    assert min(errors[0.74]) > 0.2, errors
 
 
 def _furthest_level_reach(kin: Kinematics, height: float, aside: float, rot: np.ndarray) -> float:
