@@ -1,7 +1,9 @@
-"""The reach facts behind the pending reasons of bench.policies.experts.kitchen_items:
-pick_box and saucepan_to_hob put what the hands must take out of reach at the fixed
-standing height, and in reach with the torso pitched forward. Inverse kinematics on
-the experts' own copy of the scene, set from each task's reset (no stepping)."""
+"""bench.policies.experts.kitchen_items: the reach facts behind its NEEDS_COMMAND and
+pending reasons (pick_box and saucepan_to_hob put what the hands must take out of reach
+at the fixed standing height, and in reach with the torso pitched forward: inverse
+kinematics on the experts' own copy of the scene, set from each task's reset, no
+stepping), and how pick_box's expert holds the box (test_experts.py runs it on two
+seeds)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,10 @@ import numpy as np
 import pytest
 
 from bench.env import make
-from bench.policies.experts import EXPERTS, PENDING, kitchen_items
+from bench.policies.experts import EXPERTS, NEEDS_COMMAND, PENDING, expert, kitchen_items
 from bench.policies.experts.kinematics import SIDES, Kinematics
 from bench.policies.experts.script import KEYFRAME_ARMS
-from bench.policies.oracle import env_world_state
+from bench.policies.oracle import env_world_state, feed_world
 
 LEAN = 0.5  # rad, torso pitch that brings the targets into reach
 REACHED = 0.005  # m, inverse-kinematics error counted as reached
@@ -47,11 +49,44 @@ def ik_error(kin: Kinematics, side: str, target: np.ndarray) -> float:
     return kin.solve(side, target, None, KEYFRAME_ARMS[side], iterations=300)[1]
 
 
-def test_kitchen_items_tasks_are_pending_with_reasons():
-    for task in ("pick_box", "saucepan_to_hob", "sandwich_remove"):
+def test_kitchen_items_registration():
+    """pick_box has an expert that needs the height and torso-pitch commands; the other
+    two are pending, each with its reason."""
+    assert EXPERTS["pick_box"] is kitchen_items.PickBox
+    assert NEEDS_COMMAND["pick_box"] == kitchen_items.NEEDS_COMMAND["pick_box"]
+    assert "pick_box" not in PENDING
+    for task in ("saucepan_to_hob", "sandwich_remove"):
         assert task not in EXPERTS
         assert PENDING[task] == kitchen_items.PENDING[task]
         assert len(PENDING[task]) > 40
+
+
+def test_pick_box_expert_carries_the_box_between_the_housings():
+    """Seed 620003 (box turned 36 degrees from square): on the floating base the box
+    leaves the table, is carried with only the gripper housings touching it (no pad:
+    it is squeezed between the flat sides of the closed grippers), and ends released
+    on the counter."""
+    env = make("pick_box", camera_keys=(), controller=None)
+    policy = expert("pick_box")
+    scene = env.scene
+    housings = scene.geom("left_gripper_housing") | scene.geom("right_gripper_housing")
+    try:
+        observation, _ = env.reset(seed=620003)
+        carried = done = False
+        while not done:
+            observation, _, terminated, truncated, _ = env.step(policy(observation))
+            feed_world(policy, env_world_state(env, 620003))
+            box = scene.geoms("box")
+            off_table = scene.pos("box")[2] > 0.65 and not scene.touches(box, scene.geom(
+                "side_table_top")) and not scene.touches(box, scene.geom("counter_top"))
+            if off_table:
+                assert scene.touches(box, housings) and not scene.held("box")
+                carried = True
+            done = terminated or truncated
+        assert carried
+        assert env.status.success and not env.episode_fell()
+    finally:
+        env.close()
 
 
 @pytest.mark.parametrize("pitch, reachable", [(0.0, False), (LEAN, True)])
