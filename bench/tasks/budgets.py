@@ -63,6 +63,8 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     # on the floating base: the expert needs the height and torso-pitch commands (NEEDS_COMMAND)
     "dishwasher_close": DemoBudget(longest_env_steps=18890, demos=60, first_seed=700000,
                                    backend="floating_base"),
+    "pick_box": DemoBudget(longest_env_steps=7420, demos=60, first_seed=700000,
+                           backend="floating_base"),  # NEEDS_COMMAND, like dishwasher_close
 }
 
 Spec = TypeVar("Spec")
