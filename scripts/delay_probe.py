@@ -37,8 +37,9 @@ class DelayedStart:
         self.steps = 0
 
     def observe_world(self, state: WorldState) -> None:
-        """Pass the world state on once the delay has run out."""
-        if self.steps >= self.delay:
+        """Pass the world state on once the delay has run out (the first action of an
+        episode never has one, so delay 0 is the official episode)."""
+        if self.steps > self.delay:
             self.policy.observe_world(state)
 
     def __call__(self, observation: dict[str, Any]) -> Any:
