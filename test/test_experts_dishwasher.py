@@ -156,7 +156,6 @@ def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
 
 def test_draft_factory_names_the_drafts():
     assert isinstance(dishwasher.draft("dishwasher_load_plates"), dishwasher.DishwasherLoadPlates)
-    assert isinstance(dishwasher.draft("dishwasher_load_cups"), dishwasher.DishwasherLoadCups)
     assert not set(dishwasher.DRAFTS) & set(EXPERTS)  # drafts are below the bar
     with pytest.raises(ValueError, match="drafts exist for: dishwasher_load_cups, "
                                          "dishwasher_load_plates"):
@@ -192,15 +191,32 @@ def test_plates_draft_lifts_a_plate_out_of_the_drainer():
     assert lifted > 0.05, lifted
 
 
-def test_cups_draft_loads_both_cups_on_a_seed_it_handles():
-    """The documented state of the cups draft: on seed 620003 it slides the open jaw onto
-    each cup, lifts it, carries it past the tub's side wall and drops it into the middle
-    tray; the task succeeds, nothing falls (no cameras)."""
-    from bench.eval.episode import run_episode
+def test_turned_stance_reaches_the_far_cups():
+    """Why the cups expert turns the pelvis CUP_STANCE_YAW to the right for a cup beyond
+    CUP_FAR: the left shoulder then leads, and the hand pointing CUP_PITCH down reaches
+    at least 3 cm further ahead at cup height, enough to close on the farthest cups (x up
+    to 0.75 m) CUP_ACCEPT behind their centre from the stance the feet allow (pelvis x
+    0.17-0.19 when turned), also straight ahead of the pelvis (the stance that
+    FAR_RIGHT_LIMIT gives a right-hand cup)."""
+    from bench.policies.experts.kinematics import rotation
 
-    env = make("dishwasher_load_cups", camera_keys=(), episode_length=40000)
+    env = make("dishwasher_load_cups", camera_keys=())
     try:
-        result = run_episode(env, dishwasher.draft("dishwasher_load_cups"), 620003)
+        env.reset(seed=620000)
+        qpos = env.world.data.qpos.copy()
     finally:
         env.close()
-    assert result.task_success and not result.fell, result
+    kin = Kinematics("dishwasher_load_cups")
+    rot = rotation(dishwasher.pointing(dishwasher.CUP_PITCH))
+    height = ds.COUNTER_TOP + CUP_HEIGHT / 2 + dishwasher.CUP_RISE
+    reach = {}
+    for yaw in (0.0, dishwasher.CUP_STANCE_YAW):
+        turned = qpos.copy()
+        turned[:2] = 0.0
+        turned[3:7] = [np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)]
+        kin.set_state(turned)
+        reach[yaw] = [_furthest_level_reach(kin, height, aside, rot) for aside in (0.0, 0.12)]
+    square, turned_reach = reach[0.0], reach[dishwasher.CUP_STANCE_YAW]
+    assert all(t >= s + 0.03 for s, t in zip(square, turned_reach, strict=True)), reach
+    farthest = dw_task.CUPS_X + dw_task.CUPS_JITTER[0]
+    assert 0.19 + min(turned_reach) > farthest - dishwasher.CUP_ACCEPT, reach
