@@ -716,10 +716,11 @@ PENDING: dict[str, str] = {
         "the tray (which, standing beside the open door, the hand reaches only 5-10 cm "
         "above the slots)"),
     "dishwasher_load_cups": (
-        "at the bar but its demonstrations are being recorded (no BUDGET_RULE budget yet): "
-        "19 of the 20 official seeds 620000-620019 on the embedded default with the cap "
-        "raised to 60000 env steps (mean 2314 control steps; 620019: the right cup fell to "
-        "the floor)"),
+        "at the bar but without demonstrations, so without a BUDGET_RULE budget (the "
+        "placeholder, 800 control steps, cuts off every episode): 19 of the 20 official "
+        "seeds 620000-620019 on the embedded default with the cap raised to 60000 env steps "
+        "(mean 2314 control steps, successes in 1747-3425; 620019: the right cup fell to "
+        "the floor); 60 demonstrations take about 40 min in one process here"),
     "dishwasher_load_cutlery": (
         "expert not written yet (the plates draft came first; its carry from the counter "
         "to the tray past the tub's side wall applies to the knife and fork too)"),
