@@ -716,11 +716,13 @@ PENDING: dict[str, str] = {
         "the tray (which, standing beside the open door, the hand reaches only 5-10 cm "
         "above the slots)"),
     "dishwasher_load_cups": (
-        "at the bar but without demonstrations, so without a BUDGET_RULE budget (the "
-        "placeholder, 800 control steps, cuts off every episode): 19 of the 20 official "
+        "draft (bench.policies.experts.dishwasher:draft), near the bar: 19 of the 20 official "
         "seeds 620000-620019 on the embedded default with the cap raised to 60000 env steps "
-        "(mean 2314 control steps, successes in 1747-3425; 620019: the right cup fell to "
-        "the floor); 60 demonstrations take about 40 min in one process here"),
+        "(mean 2314 control steps, successes in 1747-3425; 620019: the right cup fell to the "
+        "floor), but the demonstration batch (bench demos, seeds from 700000) succeeded on "
+        "only 30 of 41 seeds (700000-700040, longest 31890 env steps; stopped there), so the "
+        "100-seed figure is likely below 90 %; no budget: the placeholder (800 control steps) "
+        "cuts off every episode"),
     "dishwasher_load_cutlery": (
         "expert not written yet (the plates draft came first; its carry from the counter "
         "to the tray past the tub's side wall applies to the knife and fork too)"),
