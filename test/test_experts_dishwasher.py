@@ -220,3 +220,17 @@ def test_turned_stance_reaches_the_far_cups():
     assert all(t >= s + 0.03 for s, t in zip(square, turned_reach, strict=True)), reach
     farthest = dw_task.CUPS_X + dw_task.CUPS_JITTER[0]
     assert 0.19 + min(turned_reach) > farthest - dishwasher.CUP_ACCEPT, reach
+
+
+def test_cups_draft_loads_both_cups_on_a_seed_with_a_far_cup():
+    """The documented state of the cups draft: on seed 620001 (the left cup at x 0.741,
+    beyond CUP_FAR, taken from the turned stance) it loads both cups; nothing falls (no
+    cameras, the cap raised past the placeholder budget)."""
+    from bench.eval.episode import run_episode
+
+    env = make("dishwasher_load_cups", camera_keys=(), episode_length=40000)
+    try:
+        result = run_episode(env, dishwasher.draft("dishwasher_load_cups"), 620001)
+    finally:
+        env.close()
+    assert result.task_success and not result.fell, result
