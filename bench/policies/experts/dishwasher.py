@@ -459,7 +459,8 @@ class DishwasherLoadCups(DishwasherExpert):
                 yield from self.take_cup(cup)
                 if self.kin.body_pos(cup)[2] > standing + CUP_LIFT / 2:
                     if self.far:  # turn back square before the carry
-                        yield from self.walk_near(*self.kin.pelvis_pose()[:2], 0.0)
+                        x, y, _ = self.kin.pelvis_pose()
+                        yield from self.walk_near(x, y, 0.0)
                     yield from self.carry_cup()
                     yield from self.drop_cup()
                     continue
@@ -670,8 +671,8 @@ class DishwasherClose(DishwasherExpert):
             yield
         self.velocity = np.zeros(3)
         for side in ("left", "right"):
-            pos, rot = self.hand[side]
-            self.hand[side] = (pos - DOOR_APPROACH * AHEAD, rot)
+            pos, held = self.hand[side]
+            self.hand[side] = (pos - DOOR_APPROACH * AHEAD, held)
             self.offset[side] = np.zeros(3)
         yield from self.wait(DOOR_HOLD)
 

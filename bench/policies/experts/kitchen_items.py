@@ -192,7 +192,7 @@ class PickBox(ItemsExpert):
         ahead = np.array([np.cos(heading), np.sin(heading), 0.0])
         left = np.array([-np.sin(heading), np.cos(heading), 0.0])
         lateral = BOX_HALF[1] + HOUSING + out
-        poses = {}
+        poses: dict[str, Pose] = {}
         for side in SIDES:
             pos = centre + GRIP_AHEAD * ahead + side_sign(side) * lateral * left
             poses[side] = (np.array([pos[0], pos[1], z]), rot_z(heading))
