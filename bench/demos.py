@@ -37,7 +37,7 @@ from bench import config as cfg
 from bench import layout
 from bench.env import BenchEnv, make
 from bench.eval.run import SEED_BASE
-from bench.parallel import seed_pool
+from bench.parallel import check_workers, seed_pool
 from bench.policies import load_policy
 from bench.policies.oracle import env_world_state, feed_world
 from bench.tasks.budgets import budget_rule
@@ -89,6 +89,7 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
     WBC lacks (``bench.policies.experts.NEEDS_COMMAND``). ``workers`` > 1 records in
     that many processes (``bench.parallel``; ``policy`` is a ``module:factory`` string)
     and keeps the same batch: the first ``episodes`` successful seeds, in order."""
+    check_workers(workers)
     limit = max_attempts or 10 * episodes
     if seed_start <= SEED_BASE + 99 and seed_start + limit > SEED_BASE:
         raise ValueError(f"demonstration seeds from {seed_start} would overlap the evaluation "

@@ -41,6 +41,12 @@ def _run_job(job: Job[Result], seed: int) -> Result:
     return job(_WORKER["env"], _WORKER["policy"], seed)
 
 
+def check_workers(workers: int) -> None:
+    """ValueError unless ``workers`` is a usable process count (1 runs in this process)."""
+    if workers < 1:
+        raise ValueError(f"workers={workers}: give 1 or more worker processes")
+
+
 @contextmanager
 def seed_pool(task: str, policy: str, config: EnvConfig, workers: int
               ) -> Iterator[Callable[[Job[Result], Iterable[int]], Iterator[Result]]]:
@@ -48,8 +54,7 @@ def seed_pool(task: str, policy: str, config: EnvConfig, workers: int
     ``config`` and the ``module:factory`` policy spec; yields ``run(job, seeds)``, an
     iterator of ``job(env, policy, seed)`` in seed order. Leaving the block cancels the
     seeds not yet started."""
-    if workers < 1:
-        raise ValueError(f"workers={workers}: give 1 or more worker processes")
+    check_workers(workers)
     if not isinstance(policy, str):
         raise ValueError("worker processes load the policy themselves: give it as a "
                          "module:factory string")

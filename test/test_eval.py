@@ -176,6 +176,9 @@ def test_workers_need_a_policy_spec_and_the_in_process_wiring():
     with pytest.raises(ValueError, match="via='process'"):
         evaluate("bench.policies.builtin:hold", "move_plate", "m", SHORT, episodes=1,
                  workers=2, via="graph")
+    with pytest.raises(ValueError, match="workers=0: give 1 or more"):
+        evaluate("bench.policies.builtin:hold", "move_plate", "m", SHORT, episodes=1,
+                 workers=0)
 
 
 def test_headline_is_the_mean_of_the_last_five_checkpoints_with_its_standard_error():

@@ -26,6 +26,7 @@ from bench.env import make
 from bench.eval.fingerprint import fingerprint
 from bench.eval.records import EpisodeResult, read_summary, summary_path
 from bench.eval.run import SEED_BASE, aggregate, eval_seeds, run_seeds, write_record
+from bench.parallel import check_workers
 from bench.policies import load_policy
 from bench.protocol import protocol_violations
 
@@ -96,6 +97,7 @@ def evaluate(policy: Any, task_name: str, method: str, overrides: dict[str, Any]
     ``bench.parallel``), with the results of the sequential run."""
     if via not in ("process", "graph"):
         raise ValueError(f"via={via!r}: choose 'process' or 'graph'")
+    check_workers(workers)
     if workers > 1 and (via == "graph" or not isinstance(policy, str)):
         raise ValueError("workers > 1 need via='process' and the policy as a "
                          "module:factory string (each worker loads its own copy)")

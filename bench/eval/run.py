@@ -107,11 +107,12 @@ def run_seeds(env: Any, policy: Any, seeds: list[int], run_dir: Path | None = No
     timing: dict[int, dict[str, float]] = {}
     with ExitStack() as stack:
         pooled: set[int] = set()
-        todo = [seed for seed in seeds if _finished(run_dir, seed) is None]
-        if workers > 1 and todo:
+        if workers > 1:
+            todo = [seed for seed in seeds if _finished(run_dir, seed) is None]
             pooled = set(todo)
-            fresh = stack.enter_context(seed_pool(env.spec_.name, policy, env.config,
-                                                  min(workers, len(todo))))(job, todo)
+            if todo:
+                fresh = stack.enter_context(seed_pool(env.spec_.name, policy, env.config,
+                                                      min(workers, len(todo))))(job, todo)
         for seed in seeds:
             finished = None if seed in pooled else _finished(run_dir, seed)
             if finished is not None:

@@ -335,7 +335,7 @@ class WallCupboardOpen(KitchenExpert):
         yield from self.move({side: (self.hand[side][0] + turn @ [-BACK_OFF, 0.0, 0.0], None)},
                              25)
         yield from self.grip(side, 1.0, 10)  # a fist: narrower past the door's free edge
-        turn = rot_z(-sign * ks.DOOR_TRAVEL * self.opening(door))
+        turn = rot_z(-sign * ks.DOOR_TRAVEL * self.opening(door))  # where the door is now
         edge = hinge + turn @ np.array([0.0, -sign * DOOR_WIDTH, 0.0])
         yield from self.move({side: (np.array([edge[0] - BACK_OFF, self.hand[side][0][1], z]),
                                      None)}, 30)
