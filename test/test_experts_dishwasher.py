@@ -11,6 +11,7 @@ import itertools
 import mujoco
 import numpy as np
 import pytest
+from expert_states import kinematics_at_reset
 
 from bench.env import make
 from bench.policies.experts import EXPERTS, PENDING, dishwasher, expert
@@ -80,13 +81,7 @@ def test_crouched_the_hands_reach_under_the_open_door():
     """The other half of NEEDS_COMMAND's reason: at the crouch the expert commands
     (pelvis CROUCH_HEIGHT, torso CROUCH_PITCH, DOOR_HAND_AHEAD behind the hands) both
     pinch sites reach their start under the door, which standing they miss by decimetres."""
-    env = make("dishwasher_close", camera_keys=())
-    try:
-        env.reset(seed=620000)
-        qpos = env.world.data.qpos.copy()
-    finally:
-        env.close()
-    kin = Kinematics("dishwasher_close")
+    kin, qpos = kinematics_at_reset("dishwasher_close")
     policy = dishwasher.DishwasherClose("dishwasher_close")
     policy.kin = kin
     x, z = policy.door_point(0.0)
@@ -200,13 +195,7 @@ def test_turned_stance_reaches_the_far_cups():
     FAR_RIGHT_LIMIT gives a right-hand cup)."""
     from bench.policies.experts.kinematics import rotation
 
-    env = make("dishwasher_load_cups", camera_keys=())
-    try:
-        env.reset(seed=620000)
-        qpos = env.world.data.qpos.copy()
-    finally:
-        env.close()
-    kin = Kinematics("dishwasher_load_cups")
+    kin, qpos = kinematics_at_reset("dishwasher_load_cups")
     rot = rotation(dishwasher.pointing(dishwasher.CUP_PITCH))
     height = ds.COUNTER_TOP + CUP_HEIGHT / 2 + dishwasher.CUP_RISE
     reach = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from expert_states import kinematics_at_reset
 
 from bench.env import make
 from bench.policies.experts import EXPERTS, PENDING, kitchen, kitchen_items
@@ -45,20 +46,8 @@ def _miss(kin: Kinematics, target: np.ndarray, rotation: np.ndarray) -> float:
     return best
 
 
-def _kinematics_at_reset(task: str) -> tuple[Kinematics, np.ndarray]:
-    """The experts' kinematics for ``task`` and the scene's qpos after the reset of seed
-    620000."""
-    env = make(task, camera_keys=())
-    try:
-        env.reset(seed=620000)
-        qpos = env.world.data.qpos.copy()
-    finally:
-        env.close()
-    return Kinematics(task), qpos
-
-
 def test_put_cups_cups_and_shelf_are_out_of_a_level_hands_reach_from_the_door_stance():
-    kin, qpos = _kinematics_at_reset("put_cups")
+    kin, qpos = kinematics_at_reset("put_cups")
     cup = np.array([1.02, 0.10, 0.905])  # a cup's centre (x 0.99-1.05 m), counter top 0.86
     shelf = np.array([1.06, 0.10, 1.21])  # a cup's centre on the wall cabinet's bottom shelf
     misses = {}
@@ -80,7 +69,7 @@ def test_drawer_top_open_the_left_hand_grips_the_bar_from_the_stance_aside():
     (pelvis STANCE_ASIDE to the right of the handle, as far back as it stands to grip),
     and from a pelvis square before the handle neither hand reaches it with either jaw
     (the docstring's 4-5 cm)."""
-    kin, qpos = _kinematics_at_reset("drawer_top_open")
+    kin, qpos = kinematics_at_reset("drawer_top_open")
     kin.set_state(qpos)
     handle = kin.data.geom_xpos[kin.model.geom("drawer_top_handle").id].copy()
     jaws = (rot_x(np.pi / 2), rot_x(-np.pi / 2))
