@@ -90,15 +90,8 @@ WITHDRAW = np.array([-0.10, 0.0, 0.05])  # m, the open hand leaves the handle (h
 
 class ItemsExpert(KitchenExpert):
     """A KitchenExpert with the floating-base motions the kitchen-items experts share:
-    ramps of the height command, pelvis paths commanded as velocities, and inverse
+    pelvis paths commanded as velocities (the height ramps are ``Expert.rise``), and inverse
     kinematics solved for a body posture the robot has not taken yet."""
-
-    def rise(self, height: float, steps: int) -> Iterator[None]:
-        """Ramp the base-height command to ``height`` (minimum jerk)."""
-        start = self.height
-        for k in range(1, steps + 1):
-            self.height = start + (height - start) * min_jerk(k / steps)
-            yield
 
     def glide(self, x: float, y: float, yaw: float, speed: float = GLIDE_SPEED) -> Iterator[None]:
         """Move the pelvis along a straight minimum-jerk path to (x, y, yaw) at about

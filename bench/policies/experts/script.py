@@ -217,6 +217,14 @@ class Expert:
             self.torso_pitch = start + (pitch - start) * min_jerk(k / steps)
             yield
 
+    def rise(self, height: float, steps: int) -> Iterator[None]:
+        """Ramp the base-height command to ``height`` (m, minimum jerk). The embedded
+        default WBC ignores it; the floating base follows it."""
+        start = self.height
+        for k in range(1, steps + 1):
+            self.height = start + (height - start) * min_jerk(k / steps)
+            yield
+
     def settle_onto(self, side: str, body: str, target: np.ndarray, steps: int,
                     tolerance: float, gain: float, limit: float) -> Iterator[None]:
         """Hold ``side``'s hand target while its offset takes ``gain`` of ``body``'s position
