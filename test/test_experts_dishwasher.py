@@ -223,3 +223,26 @@ def test_cups_draft_loads_both_cups_on_a_seed_with_a_far_cup():
     finally:
         env.close()
     assert result.task_success and not result.fell, result
+
+
+def test_cups_second_drop_point_is_away_from_the_loaded_cup():
+    """The cups draft lets the second cup go over the DROP_SPOTS spot farther from the
+    cup already in the middle tray (over the same point, it landed on the upturned first
+    cup and rolled off to the floor, seed 700016); with no cup in the tray, the first."""
+    _, qpos = kinematics_at_reset("dishwasher_load_cups")
+    policy = dishwasher.DishwasherLoadCups("dishwasher_load_cups")
+    policy.kin.set_state(qpos)
+    first = policy.drop_point("cup_b")
+    tray = policy.kin.body_pos("middle_tray")
+    assert np.allclose(first[:2], tray[:2] + dishwasher.DROP_SPOTS[0])
+    assert np.allclose(policy.drop_point("cup_a"), first)  # the other cup is on the counter
+    model = policy.kin.model
+    loaded = qpos.copy()
+    for spot, expected in ((0, 1), (1, 0)):  # cup_b lying at either spot
+        adr = model.jnt_qposadr[model.body("cup_b").jntadr[0]]
+        loaded[adr:adr + 3] = [*(tray[:2] + dishwasher.DROP_SPOTS[spot]), tray[2] + 0.04]
+        policy.kin.set_state(loaded)
+        assert policy.in_tray("cup_b")
+        second = policy.drop_point("cup_a")
+        assert np.allclose(second[:2], tray[:2] + dishwasher.DROP_SPOTS[expected])
+        assert np.linalg.norm(second[:2] - policy.kin.body_pos("cup_b")[:2]) > 0.1
