@@ -2,8 +2,8 @@
 pending reasons (pick_box and saucepan_to_hob put what the hands must take out of reach
 at the fixed standing height, and in reach with the torso pitched forward: inverse
 kinematics on the experts' own copy of the scene, set from each task's reset, no
-stepping), and how pick_box's expert and saucepan_to_hob's draft hold what they carry
-(test_experts.py runs the expert on two seeds)."""
+stepping), and how the pick_box and saucepan_to_hob experts hold what they carry
+(test_experts.py runs the experts on two seeds)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from bench.policies.experts import (
     EXPERTS,
     NEEDS_COMMAND,
     PENDING,
-    draft,
     expert,
     kitchen_items,
 )
@@ -59,16 +58,15 @@ def ik_error(kin: Kinematics, side: str, target: np.ndarray) -> float:
 
 
 def test_kitchen_items_registration():
-    """pick_box has an expert that needs the height and torso-pitch commands;
-    saucepan_to_hob has a draft below the bar and sandwich_remove nothing, both pending
-    with their reasons."""
+    """pick_box and saucepan_to_hob have experts that need the height and torso-pitch
+    commands; sandwich_remove has nothing and is pending with its reason."""
     assert EXPERTS["pick_box"] is kitchen_items.PickBox
-    assert NEEDS_COMMAND["pick_box"] == kitchen_items.NEEDS_COMMAND["pick_box"]
-    assert "pick_box" not in PENDING
-    assert DRAFTS["saucepan_to_hob"] is kitchen_items.SaucepanToHob
-    for task in ("saucepan_to_hob", "sandwich_remove"):
-        assert task not in EXPERTS
-        assert PENDING[task] == kitchen_items.PENDING[task]
+    assert EXPERTS["saucepan_to_hob"] is kitchen_items.SaucepanToHob
+    for task in ("pick_box", "saucepan_to_hob"):
+        assert NEEDS_COMMAND[task] == kitchen_items.NEEDS_COMMAND[task]
+        assert task not in PENDING and task not in DRAFTS
+    assert "sandwich_remove" not in EXPERTS
+    assert PENDING["sandwich_remove"] == kitchen_items.PENDING["sandwich_remove"]
 
 
 def test_pick_box_expert_carries_the_box_between_the_housings():
@@ -123,13 +121,12 @@ def test_saucepan_handle_needs_the_torso_pitch(pitch, reachable):
         assert (error < REACHED) if reachable else (error > OUT_OF_REACH), (seed, error)
 
 
-def test_saucepan_draft_opens_the_door_and_draws_the_saucepan_out_by_its_handle():
-    """Seed 620002 on the floating base (the episode cap raised: the draft has no
-    demonstrations, so the task keeps its placeholder budget): the door is open before
-    the saucepan moves, the pads hold the saucepan whenever it is off the shelf and not
-    yet on the hob, and it ends released on the hob."""
-    env = make("saucepan_to_hob", camera_keys=(), controller=None, episode_length=20000)
-    policy = draft("saucepan_to_hob")
+def test_saucepan_expert_opens_the_door_and_draws_the_saucepan_out_by_its_handle():
+    """Seed 620002 on the floating base, under the task's budget: the door is open
+    before the saucepan moves, the pads hold the saucepan whenever it is off the shelf
+    and not yet on the hob, and it ends released on the hob."""
+    env = make("saucepan_to_hob", camera_keys=(), controller=None)
+    policy = expert("saucepan_to_hob")
     scene = env.scene
     start = None
     try:
@@ -152,3 +149,27 @@ def test_saucepan_draft_opens_the_door_and_draws_the_saucepan_out_by_its_handle(
         assert env.status.success and not env.episode_fell()
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("seed", [620019, 620001])
+def test_saucepan_hand_heading_stays_in_its_range(seed):
+    """The hand points along the saucepan's handle within HAND_YAW: seed 620019's handle
+    is turned 15 degrees to the right and is taken pointing straight ahead (the body then
+    stands right of the grasp, clear of the open door); seed 620001's, turned 20 degrees
+    to the left, is taken along it. The grasp point lies on the handle's axis."""
+    _, qpos = reset_state("saucepan_to_hob", seed)
+    policy = expert("saucepan_to_hob")
+    policy.kin.set_state(qpos)
+    grasp, rot = policy.handle_grasp()
+    geom = policy.kin.model.geom("saucepan_handle").id
+    centre = policy.kin.data.geom_xpos[geom]
+    axis = policy.kin.data.geom_xmat[geom].reshape(3, 3)[:, 2]
+    handle_yaw = np.arctan2(axis[1], axis[0]) % np.pi  # the axis either way
+    handle_yaw -= np.pi * (handle_yaw > np.pi / 2)  # pointing into the cabinet (+x)
+    hand_yaw = np.arctan2(rot[1, 0], rot[0, 0])
+    low, high = kitchen_items.HAND_YAW
+    assert np.isclose(hand_yaw, np.clip(handle_yaw, low, high), atol=1e-6)
+    assert (handle_yaw < low) == (seed == 620019)
+    offset = (grasp - centre)[:2]
+    along = axis[:2] / np.linalg.norm(axis[:2])
+    assert np.linalg.norm(offset - (offset @ along) * along) < 1e-6
