@@ -18,6 +18,7 @@ from __future__ import annotations
 from bench.policies.experts import (
     blocks,
     cutlery,
+    cutlery_basket,
     dishwasher,
     kitchen,
     kitchen_items,
@@ -29,7 +30,7 @@ from bench.policies.experts.script import Expert
 from bench.tasks import get_spec
 
 _MODULES = (reaching, tabletop, plates, cutlery, blocks, kitchen, kitchen_items,
-            dishwasher)
+            dishwasher, cutlery_basket)
 
 EXPERTS: dict[str, type[Expert]] = {
     task: cls for module in _MODULES for task, cls in module.EXPERTS.items()}

@@ -766,7 +766,4 @@ PENDING: dict[str, str] = {
         "demonstration seeds not rerun since); the 100 official seeds, the 60 demonstrations "
         "and the budget are not done yet (about 45 s an episode on the shared 2-core machine); "
         "the placeholder budget (800 control steps) cuts off every episode"),
-    "dishwasher_load_cutlery": (
-        "expert not written yet (the plates draft came first; its carry from the counter "
-        "to the tray past the tub's side wall applies to the knife and fork too)"),
 }
