@@ -760,10 +760,8 @@ PENDING: dict[str, str] = {
     "dishwasher_load_cups": (
         "draft (bench.policies.experts.dishwasher:draft), near the bar but not measured there: "
         "20 of the 20 official seeds 620000-620019 on the embedded default with the cap raised "
-        "to 60000 env steps (mean 2604 control steps, 1955-3426); with the second drop point "
-        "12 cm further left instead of nearer the robot, 19 of 20 and 17 of the demonstration "
-        "seeds 700000-700018, all three losses the second cup on the way to that point (the "
-        "demonstration seeds not rerun since); the 100 official seeds, the 60 demonstrations "
-        "and the budget are not done yet (about 45 s an episode on the shared 2-core machine); "
-        "the placeholder budget (800 control steps) cuts off every episode"),
+        "to 60000 env steps (mean 2604 control steps, 1955-3426) and 60 demonstrations from 64 "
+        "seeds (700000-700063, longest 34550 env steps, so BUDGET_RULE gives 69500); the 100 "
+        "official seeds were not finished in the stop (about 60 s an episode on the shared "
+        "2-core machine)"),
 }
