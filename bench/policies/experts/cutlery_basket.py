@@ -45,9 +45,9 @@ from bench.tasks import dishwasher_scene as ds
 ITEMS = ("knife", "fork")
 HALF_LENGTH = 0.105  # m, an item's ends from its origin along its local z
 GRASP_AT = 0.08  # m, the pinch on the item's axis this far toward its top from its origin
-# (the blade spans 0-0.10, the tines 0.035-0.085): the items settle leaning up to 35
-# degrees, and the hand, rolled as far to square the jaw to the plate, lowers its lower
-# finger 2 cm; at 0.06 that finger knocked the mug over by its rim (seed 620000)
+# (the blade spans 0-0.10, the tines 0.035-0.085): the items settle leaning about 35
+# degrees, and a hand rolled to square its jaw to a leaning item lowers its lower finger
+# up to 2 cm; at 0.06 that finger knocked the mug over by its rim (seed 620000)
 GRASP_PITCH = np.radians(30)  # the hand points this far down taking an item: its lower
 # finger stays above the mug's rim (level, it swept the rim and knocked the mug)
 MAX_YAW = np.radians(45)  # the hand points at most this far off forward (the left hand's
@@ -60,7 +60,7 @@ PULL = 0.16  # m, the hand draws the item out this far along its axis (its lower
 # starts 8 cm below the mug's rim)
 LIFTED = 0.05  # m, an item whose lower end rose this much counts as taken
 HOLD = np.array([0.25, 0.18, 1.12])  # m, pinch in the pelvis frame (z in the world) while
-# stepping to the basket: the hanging item's lower end (16 cm below) clears the counter
+# turning to the basket: the hanging item's lower end (16 cm below) clears the counter
 DROP_STANCE = (0.22, 0.05, np.pi / 2)  # m, m, rad: pelvis facing the basket from the
 # corner between the counter (front at x 0.40) and the door (near edge at y 0.31), the
 # basket 0.37 m ahead and 0.10 m to the left; from beside the door facing +x the
@@ -72,7 +72,6 @@ DROP_CLEAR = -0.02  # m, the item's lower end above the basket's rim when the ja
 # (inside the basket; from 3 cm above, 2 of 8 items fell against its outside)
 DROP_PITCH = np.radians(20)  # the hand points this far down over the basket (level, it
 # does not reach the drop height from there)
-BASKET_RIM = 0.06  # m, the basket's walls above its base
 TRIES = 3  # takes of an item
 UPRIGHT = np.radians(50)  # an item leaning further than this has fallen out of the mug
 WITHDRAW = 0.08  # m, the open hand rises this far off the dropped item
@@ -140,7 +139,7 @@ class DishwasherLoadCutlery(DishwasherExpert):
         """Whether the item's lower end lies inside the basket's outline, below its rim."""
         end, basket = self.lower_end(item), self.kin.body_pos("basket")
         return bool(np.all(np.abs(end[:2] - basket[:2]) < ds.BASKET_HALF[:2])
-                    and end[2] < basket[2] + BASKET_RIM)
+                    and end[2] < basket[2] + ds.BASKET_HALF[2])
 
     def take(self, item: str) -> Iterator[None]:
         """Walk up to the counter with the hand raised, bring the open jaw APPROACH behind
@@ -180,7 +179,7 @@ class DishwasherLoadCutlery(DishwasherExpert):
         yield from self.walk_to(*DROP_STANCE, tolerance=TURN_TOLERANCE, min_speed=MIN_WALK)
         yield from self.wait(15)  # the item swings after the turn
         basket = self.kin.body_pos("basket")
-        goal = np.array([basket[0], basket[1], basket[2] + BASKET_RIM + DROP_CLEAR])
+        goal = np.array([basket[0], basket[1], basket[2] + ds.BASKET_HALF[2] + DROP_CLEAR])
         hang = self.kin.pinch_pose("left")[0] - self.lower_end(item)
         rot = rotation(pointing(DROP_PITCH, DROP_STANCE[2]))
         yield from self.reach("left", goal + hang, rot, 60, align=False)
