@@ -60,6 +60,8 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "drawer_top_open": DemoBudget(longest_env_steps=5420, demos=60, first_seed=700000),
     "move_plate": DemoBudget(longest_env_steps=13790, demos=60, first_seed=700000),
     "wall_cupboard_close": DemoBudget(longest_env_steps=4710, demos=60, first_seed=700000),
+    "wall_cupboard_open": DemoBudget(longest_env_steps=22630, demos=60,
+                                     first_seed=700000),  # 60 identical: nothing drawn
     "dishwasher_load_cups": DemoBudget(longest_env_steps=34550, demos=60,
                                        first_seed=700000),  # 4 failed
     # on the floating base: the expert needs the height and torso-pitch commands (NEEDS_COMMAND)

@@ -67,7 +67,7 @@ RAISE_STEPS = 100  # control steps for a joint-space raise (a fast one turns the
 HANDLE_STEPS = 120  # control steps for the joint-space move before a handle
 PRE_GRASP = 0.08  # m, the hand comes to the handle from this far before it
 ON_BAR = 0.015  # m, the pinch site this close to the handle's axis (horizontally) grips it
-HANDLE_TRIES = 3  # approaches to a handle before the grip closes regardless
+HANDLE_TRIES = 3  # approaches to a handle per pull, until the jaw holds the bar
 PULL_TO = np.radians(75)  # the door follows to 44-66 degrees (the bar slips in the jaw)
 PULL_STEPS = 130
 PULL_BACK = 0.10  # m, the sweep's stance is this far behind the pull's
@@ -75,8 +75,14 @@ BACK_OFF = 0.08  # m, the released hand draws back this far
 SWEEP_X = 0.78  # m, the hand sweeps outward along this line (the hinges are at 0.93)
 SWEEP_PAST = 0.01  # m, to this far beyond the hinge's y
 SWEEP_STEPS = 100
-SETTLE_STEPS = 150  # control steps at most for the base to regain its stance
-HAND_SETTLE = 15  # control steps for the arm to settle after the base has
+STILL_SPEED = 0.03  # m/s, pelvis speed below which the standing body counts as still
+STILL_TURN = 0.05  # rad/s, and its turning rate
+STILL_STEPS = 10  # control steps in a row of that
+STILL_MAX = 150  # control steps at most of waiting for it
+GRIPPER_STOPPED = 0.034  # m, finger travel short of closed (0.038) when the bar is in the jaw
+SLIPPED = 0.04  # m, the pinch site this far from the bar's axis while pulling: it slipped
+SWEEPABLE = 0.45  # normalized (40 degrees): a door this far open lets the fist round its edge
+DOOR_TRIES = 3  # grips and pulls of a door at most
 SERVO_GAIN = 0.1  # share of the hand's error added to its offset per step
 SERVO_TOLERANCE = 0.008  # m, hand error counted as arrived
 SERVO_STEPS = 80  # control steps at most for it
@@ -220,10 +226,15 @@ class WallCupboardOpen(KitchenExpert):
     the hinge, lets go, and sweeps the door open from inside with a fist. Long arm moves
     go in joint space to a solution seeded from ARM_UP, slowly (a fast raise turns the
     embedded WBC's stance). The base regains its stance before the hand comes to the
-    handle, stands still while it grips and pulls (station keeping jerks the hand off
-    the bar), and holds the stance while the fist sweeps the door. Hand offsets are
-    set only by ``servo_still`` (the hand held still before and at the handle): the
-    shared continuous learning, fed by the arm's lag on these long moves, drifts."""
+    handle (real steps, then a zero command until the body is still: the small
+    commands of station keeping start the gait and rock it sideways), stands still
+    while it grips and pulls (station keeping jerks the hand off the bar), and holds
+    the stance while the fist sweeps the door. The oracle checks each step: the jaw
+    must close on the bar (else the hand backs off and comes again), a bar that slips
+    out during the pull ends it, and a door not yet SWEEPABLE is gripped and pulled
+    again from where it stands. Hand offsets are set only by ``servo_still`` (the hand
+    held still before and at the handle): the shared continuous learning, fed by the
+    arm's lag on these long moves, drifts."""
 
     def _learn_offsets(self) -> None:
         """No continuous learning (see the class docstring)."""
@@ -269,15 +280,32 @@ class WallCupboardOpen(KitchenExpert):
         self.velocity = np.zeros(3)
 
     def settle(self, stance: np.ndarray) -> Iterator[None]:
-        """Walk back to ``stance`` (``station_keeping``) until the pelvis is within
-        WALK_TOLERANCE of it, at most SETTLE_STEPS control steps; then stand still."""
-        for _ in range(SETTLE_STEPS):
-            self.velocity = self.station_keeping(stance)
-            if not self.velocity.any():
-                break
-            yield
+        """Walk back to ``stance`` if the pelvis has left it by more than
+        STANCE_TOLERANCE (real steps: ``walk_to`` with MIN_WALK; the hand targets are
+        dropped, the arms keep their angles), then stand until the body is still."""
+        x, y, yaw = self.kin.pelvis_pose()
+        turn = float(np.arctan2(np.sin(stance[2] - yaw), np.cos(stance[2] - yaw)))
+        if np.hypot(stance[0] - x, stance[1] - y) > STANCE_TOLERANCE[0] or \
+                abs(turn) > STANCE_TOLERANCE[1]:
+            yield from self.walk_to(stance[0], stance[1], stance[2], tolerance=STANCE_TOLERANCE,
+                                    min_speed=MIN_WALK)
+        yield from self.be_still()
+
+    def be_still(self) -> Iterator[None]:
+        """Stand (zero base command: the balance policy holds its gait phase) until the
+        pelvis has moved slower than STILL_SPEED and turned slower than STILL_TURN for
+        STILL_STEPS control steps in a row, at most STILL_MAX steps. Small station-keeping
+        commands instead start the gait and rock the body 2-5 cm sideways."""
         self.velocity = np.zeros(3)
-        yield from self.wait(HAND_SETTLE)
+        still = 0
+        for _ in range(STILL_MAX):
+            assert self.world is not None
+            speed = float(np.hypot(*self.world.qvel[:2]))
+            still = still + 1 if speed < STILL_SPEED and abs(self.world.qvel[5]) < STILL_TURN \
+                else 0
+            if still >= STILL_STEPS:
+                return
+            yield
 
     def servo_still(self, side: str) -> Iterator[None]:
         """Hold the hand's target while its offset takes SERVO_GAIN of the pinch site's
@@ -289,47 +317,86 @@ class WallCupboardOpen(KitchenExpert):
             self.shift_offset(side, SERVO_GAIN * error, OFFSET_LIMIT)
             yield
 
+    def handle_pose(self, side: str, door: str) -> tuple[np.ndarray, np.ndarray]:
+        """Where the door's handle bar is now, and the grip orientation turned with the
+        door."""
+        turn = rot_z(-side_sign(side) * ks.DOOR_TRAVEL * self.opening(door))
+        return self.geom_pos(f"{door}_handle"), turn @ GRIP_POSE
+
+    def bar_in_jaw(self, side: str, door: str) -> bool:
+        """Whether the closed jaw holds the handle bar: the pinch site within ON_BAR of the
+        bar's axis (horizontally) and the fingers stopped by it short of closing."""
+        miss = (self.kin.pinch_pose(side)[0] - self.geom_pos(f"{door}_handle"))[:2]
+        finger = self.kin.data.qpos[self.kin.model.joint(f"{side}_gripper_joint").qposadr[0]]
+        return bool(np.linalg.norm(miss) < ON_BAR and finger < GRIPPER_STOPPED)
+
     def open_door(self, side: str, door: str, hinge: np.ndarray, mid: float,
                   stance: np.ndarray) -> Iterator[None]:
-        """Grip ``door``'s handle, pull the door round its hinge to PULL_TO, let go, and
-        sweep it open from inside with the same hand (the class docstring says where the
-        base holds ``stance``)."""
-        handle = self.geom_pos(f"{door}_handle")
-        pre = handle - [PRE_GRASP, 0.0, 0.0]
-        yield from self.settle(stance)
-        yield from self.joints({side: self.arm_solution(side, pre, GRIP_POSE, self.arm[side])},
-                               HANDLE_STEPS)
-        self.hand[side] = (pre, GRIP_POSE)
-        for _ in range(HANDLE_TRIES):
-            yield from self.settle(stance)
-            yield from self.servo_still(side)
-            yield from self.move({side: (handle, GRIP_POSE)}, 40, contact=True)
-            yield from self.settle(stance)
-            yield from self.servo_still(side)
-            if np.linalg.norm((self.kin.pinch_pose(side)[0] - handle)[:2]) < ON_BAR:
+        """Grip ``door``'s handle and pull the door round its hinge to PULL_TO, again
+        from where it stands if it is not SWEEPABLE yet (the bar slipped or was missed),
+        at most DOOR_TRIES times; then sweep it open from inside with the same hand (the
+        class docstring says where the base holds ``stance``)."""
+        for _ in range(DOOR_TRIES):
+            yield from self.take_handle(side, door, stance)
+            yield from self.pull(side, door, hinge)
+            if self.opening(door) >= SWEEPABLE:
                 break
-            # a sway brought the jaw in beside the bar: back off and come in again
-            yield from self.move({side: (pre, GRIP_POSE)}, 30)
-        yield from self.grip(side, 1.0)
-        yield from self.pull(side, hinge, handle)
         stance = stance - [PULL_BACK, 0.0, 0.0]  # the door has come toward the robot
         yield from self.hold(stance, self.sweep(side, door, hinge, mid))
 
-    def pull(self, side: str, hinge: np.ndarray, handle: np.ndarray) -> Iterator[None]:
-        """Turn the gripped handle round the hinge to PULL_TO, the hand turning with the
-        door; then let go."""
+    def take_handle(self, side: str, door: str, stance: np.ndarray) -> Iterator[None]:
+        """Close the jaw on the door's handle bar, wherever the door stands. A hand at the
+        door already (a retry) opens and draws back along its own axis first. The base
+        regains ``stance`` and stands still; the hand comes before the bar (joint space
+        from a lowered arm), waits there and at the bar until its offset has brought it
+        in (``servo_still``), and closes; up to HANDLE_TRIES approaches, until the jaw
+        holds the bar (``bar_in_jaw``)."""
+        for _ in range(HANDLE_TRIES):
+            if side in self.hand:
+                pos, rot = self.commanded_pose(side)
+                yield from self.grip(side, 0.0)
+                yield from self.move({side: (pos - BACK_OFF * rot[:, 0], rot)}, 25)
+            yield from self.settle(stance)
+            handle, pose = self.handle_pose(side, door)
+            pre = handle - PRE_GRASP * pose[:, 0] * [1.0, 1.0, 0.0] / np.hypot(*pose[:2, 0])
+            if side in self.hand:
+                yield from self.move({side: (pre, pose)}, 30)
+            else:
+                yield from self.joints(
+                    {side: self.arm_solution(side, pre, pose, self.arm[side])}, HANDLE_STEPS)
+                self.hand[side] = (pre, pose)
+            yield from self.be_still()
+            yield from self.servo_still(side)
+            yield from self.move({side: (handle, pose)}, 40, contact=True)
+            yield from self.be_still()
+            yield from self.servo_still(side)
+            yield from self.grip(side, 1.0)
+            if self.bar_in_jaw(side, door):
+                return
+
+    def pull(self, side: str, door: str, hinge: np.ndarray) -> Iterator[None]:
+        """Turn the gripped handle round the hinge from where the door stands to PULL_TO,
+        the hand turning with the door, and let go; early if the bar has left the jaw
+        (the pinch site more than SLIPPED from it horizontally)."""
         sign = side_sign(side)
-        for k in range(1, PULL_STEPS + 1):
-            turn = rot_z(-sign * PULL_TO * k / PULL_STEPS)
-            self.hand[side] = (hinge + turn @ (handle - hinge), turn @ GRIP_POSE)
+        pos, rot = self.commanded_pose(side)
+        travel = PULL_TO - ks.DOOR_TRAVEL * self.opening(door)
+        steps = max(1, int(PULL_STEPS * travel / PULL_TO))
+        for k in range(1, steps + 1):
+            turn = rot_z(-sign * travel * k / steps)
+            self.hand[side] = (hinge + turn @ (pos - hinge), turn @ rot)
             yield
+            miss = (self.kin.pinch_pose(side)[0] - self.geom_pos(f"{door}_handle"))[:2]
+            if np.linalg.norm(miss) > SLIPPED:
+                break
         yield from self.grip(side, 0.0)
 
     def sweep(self, side: str, door: str, hinge: np.ndarray, mid: float) -> Iterator[None]:
         """Draw the hand off the released handle along the door's outward normal (the
         open jaw still straddles the bar: drawing it straight back would drag the door),
         close it to a fist, bring it round the door's free edge to the inside and sweep
-        the door open along SWEEP_X."""
+        the door open along SWEEP_X; then draw the fist back off the open door before it
+        opens (fingers opening against the door turn the robot)."""
         sign, z = side_sign(side), DOOR_PUSH_Z
         turn = rot_z(-sign * ks.DOOR_TRAVEL * self.opening(door))
         yield from self.move({side: (self.hand[side][0] + turn @ [-BACK_OFF, 0.0, 0.0], None)},
@@ -344,6 +411,8 @@ class WallCupboardOpen(KitchenExpert):
         yield from self.move({side: (np.array([SWEEP_X, hinge[1] + sign * SWEEP_PAST, z]), None)},
                              SWEEP_STEPS, contact=True)
         yield from self.wait(20)
+        yield from self.move({side: (np.array([SWEEP_X, hinge[1] - sign * BACK_OFF, z]), None)},
+                             25)
         yield from self.grip(side, 0.0, 10)
 
 
@@ -391,19 +460,10 @@ class DrawerTopOpen(KitchenExpert):
 
 EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose,
                                      "drawer_top_open": DrawerTopOpen,
-                                     "wall_cupboard_close": WallCupboardClose}
-DRAFTS: dict[str, type[Expert]] = {"wall_cupboard_open": WallCupboardOpen}
-
+                                     "wall_cupboard_close": WallCupboardClose,
+                                     "wall_cupboard_open": WallCupboardOpen}
 # Kitchen tasks without a working expert, and why (docs/experts.md has the details).
 PENDING: dict[str, str] = {
-    "wall_cupboard_open": (
-        "draft only (bench.policies.experts:draft): the task draws nothing at reset, so "
-        "the 100 official seeds are one episode, which it wins (2627 control steps); but "
-        "started 0-31 control steps late (scripts/delay_probe.py) it opens both doors on "
-        "only 16 of 32 (one fell): in 12 failures the second door never opens, the body "
-        "swaying 3-8 cm sideways while the hand comes to its handle, so the jaw closes "
-        "beside the bar or the bar slips out during the pull (with the doors' order "
-        "swapped, the first door opened on 16 of 16 delays and the second failed on 8)"),
     "put_cups": (
         "expert not finished: the doors open (wall_cupboard_open's expert), but the cups "
         "stand under the wall cabinet (centres at x 0.99-1.05 m, 0.05-0.11 m behind its "
