@@ -153,8 +153,7 @@ def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
 def test_draft_factory_names_the_drafts():
     assert isinstance(dishwasher.draft("dishwasher_load_plates"), dishwasher.DishwasherLoadPlates)
     assert not set(dishwasher.DRAFTS) & set(EXPERTS)  # drafts are below the bar
-    with pytest.raises(ValueError, match="drafts exist for: dishwasher_load_cups, "
-                                         "dishwasher_load_plates"):
+    with pytest.raises(ValueError, match=r"drafts exist for: dishwasher_load_plates$"):
         dishwasher.draft("dishwasher_close")
 
 
@@ -212,22 +211,8 @@ def test_turned_stance_reaches_the_far_cups():
     assert 0.19 + min(turned_reach) > farthest - dishwasher.CUP_ACCEPT, reach
 
 
-def test_cups_draft_loads_both_cups_on_a_seed_with_a_far_cup():
-    """The documented state of the cups draft: on seed 620001 (the left cup at x 0.741,
-    beyond CUP_FAR, taken from the turned stance) it loads both cups; nothing falls (no
-    cameras, the cap raised past the placeholder budget)."""
-    from bench.eval.episode import run_episode
-
-    env = make("dishwasher_load_cups", camera_keys=(), episode_length=40000)
-    try:
-        result = run_episode(env, dishwasher.draft("dishwasher_load_cups"), 620001)
-    finally:
-        env.close()
-    assert result.task_success and not result.fell, result
-
-
 def test_cups_second_drop_point_is_away_from_the_loaded_cup():
-    """The cups draft lets the second cup go over the DROP_SPOTS spot farther from the
+    """The cups expert lets the second cup go over the DROP_SPOTS spot farther from the
     cup already in the middle tray (over the same point, it landed on the upturned first
     cup and rolled off to the floor, seed 700016); with no cup in the tray, the first."""
     _, qpos = kinematics_at_reset("dishwasher_load_cups")

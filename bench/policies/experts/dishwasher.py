@@ -718,7 +718,8 @@ class DishwasherClose(DishwasherExpert):
         yield from self.wait(DOOR_HOLD)
 
 
-EXPERTS: dict[str, type[Expert]] = {"dishwasher_close": DishwasherClose}
+EXPERTS: dict[str, type[Expert]] = {"dishwasher_close": DishwasherClose,
+                                    "dishwasher_load_cups": DishwasherLoadCups}
 
 # Experts that reach the bar only with the height or torso-pitch command (tested on the
 # floating base): the measured reason.
@@ -737,8 +738,7 @@ NEEDS_COMMAND: dict[str, str] = {
 }
 
 # Experts that run but fall short of the 90 % bar; PENDING says why.
-DRAFTS: dict[str, type[Expert]] = {"dishwasher_load_plates": DishwasherLoadPlates,
-                                   "dishwasher_load_cups": DishwasherLoadCups}
+DRAFTS: dict[str, type[Expert]] = {"dishwasher_load_plates": DishwasherLoadPlates}
 
 
 def draft(task: str) -> Expert:
@@ -757,12 +757,4 @@ PENDING: dict[str, str] = {
         "hangs below the jaw and the gait's sway tilts it out of the jaw on the way to "
         "the tray (which, standing beside the open door, the hand reaches only 5-10 cm "
         "above the slots)"),
-    "dishwasher_load_cups": (
-        "draft (bench.policies.experts.dishwasher:draft), near the bar but not measured there: "
-        "20 of the 20 official seeds 620000-620019 on the embedded default with the cap raised "
-        "to 60000 env steps (mean 2604 control steps, 1955-3426) and 60 demonstrations from 64 "
-        "seeds (700000-700063, longest 34550 env steps, so BUDGET_RULE gives 69500); under "
-        "that budget 42 of the first 46 official seeds (620000-620045, mean 2906 control "
-        "steps, no fall; 620021, 620023 and 620035 timeouts, 620036 a cup on the floor), the "
-        "rest not run in the stop (about 60 s an episode on the shared 2-core machine)"),
 }
