@@ -24,13 +24,14 @@ from bench.policies.experts import (
     kitchen_items,
     plates,
     reaching,
+    sandwich,
     tabletop,
 )
 from bench.policies.experts.script import Expert
 from bench.tasks import get_spec
 
 _MODULES = (reaching, tabletop, plates, cutlery, blocks, kitchen, kitchen_items,
-            dishwasher, cutlery_basket)
+            dishwasher, cutlery_basket, sandwich)
 
 EXPERTS: dict[str, type[Expert]] = {
     task: cls for module in _MODULES for task, cls in module.EXPERTS.items()}

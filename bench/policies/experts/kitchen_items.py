@@ -468,8 +468,4 @@ NEEDS_COMMAND: dict[str, str] = {
                        "of 2 official seeds, 620000-620001, timeouts, measured on the draft)",
 }
 
-PENDING: dict[str, str] = {
-    "sandwich_remove": "expert not written (time went to pick_box and saucepan_to_hob): "
-                       "the sandwich must be moved with the spatula, never touched by a "
-                       "gripper",
-}
+PENDING: dict[str, str] = {}
