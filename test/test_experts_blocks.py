@@ -10,8 +10,8 @@ from bench.policies.experts import DRAFTS, PENDING
 from bench.policies.experts.blocks import (
     DOWN,
     StackBlocks,
-    carry_rotation,
     grasp_rotation,
+    upright_rotations,
 )
 from bench.policies.oracle import env_world_state, feed_world
 from bench.tasks.props import TABLE_TOP
@@ -36,16 +36,17 @@ def test_grasp_frame_points_down_with_the_jaw_across_the_faces():
     assert tilted[:, 0] @ forward > 0  # leans toward the far side of the block
 
 
-def test_carry_frame_is_level_with_the_jaw_across_the_body():
-    yaw = 0.2
-    grasp = grasp_rotation(1.2, 0.0, np.array([1.0, 0.0, 0.0]))
-    carry = carry_rotation(yaw, grasp[:, 1])
-    assert np.allclose(carry @ carry.T, np.eye(3), atol=1e-9)
-    ahead = np.array([np.cos(yaw), np.sin(yaw), 0.0])
-    assert np.allclose(carry[:, 0], ahead)  # level, pointing ahead
-    assert np.isclose(carry[:, 1] @ ahead, 0.0) and np.isclose(carry[2, 1], 0.0)  # across
-    assert carry[:, 1] @ grasp[:, 1] >= 0  # the jaw's sense nearer the grasp's
-    assert np.isclose(np.linalg.det(carry), 1.0)
+def test_upright_rotations_turn_the_grip_about_the_vertical_only():
+    grip = grasp_rotation(0.7, np.radians(40), np.array([1.0, 0.0, 0.0]))  # a leaning grip
+    current = grasp_rotation(2.0, 0.0, np.array([1.0, 0.0, 0.0]))
+    rotations = upright_rotations(grip, current)
+    assert len(rotations) == 12
+    for rot in rotations:
+        assert np.allclose(rot @ rot.T, np.eye(3), atol=1e-9)
+        # the hand's tilt from the vertical (and so the held block's) is the grip's
+        assert np.allclose(rot[2], grip[2], atol=1e-9)
+    angles = [np.linalg.norm(r - current) for r in rotations]
+    assert angles[0] == min(angles)  # the nearest to the present hand first
 
 
 def test_draft_lifts_a_block_and_carries_it():
