@@ -373,10 +373,14 @@ EXPERTS: dict[str, type[Expert]] = {}
 PENDING: dict[str, str] = {
     "sandwich_remove": "draft below the bar: 1 of 10 official seeds (620000-620009, embedded "
                        "default, cap raised to 3000 control steps; 620000 in 2398), no fall. "
-                       "On 7 of the 9 failures the blade pushes the sandwich across the pan "
-                       "without getting under it (the lift needs the blade's front edge to "
-                       "press about 3 mm into the sandwich's side, which the yielding arm "
-                       "reaches only sometimes; a kinematically driven blade always lifts "
-                       "it), on 2 the sandwich leaves the pan and falls off the blade on the "
-                       "way (docs/experts.md, sandwich_remove)",
+                       "The spatula is lost on 5 of the 9 failures: never lifted (620008), "
+                       "slipping out as it is lifted from a side grip that closed about 1 cm "
+                       "high, the fingers on the counter (620001), ending on the floor "
+                       "(620005, 620006, 620007); on 620006 and 620009 the sandwich leaves "
+                       "the pan on the blade and falls off on the way; on 620002-620004 the "
+                       "sandwich rises at most 2.8 cm and stays in the pan. The scoop is "
+                       "marginal: the blade's 4 mm front edge lifts the sandwich only when "
+                       "pressed about 3 mm into its side, which a kinematically driven blade "
+                       "always does and the yielding arm only sometimes (docs/experts.md, "
+                       "sandwich_remove)",
 }
