@@ -434,12 +434,13 @@ class StackBlocks(TableTopExpert):
 EXPERTS: dict[str, type[Expert]] = {}
 DRAFTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
 PENDING: dict[str, str] = {
-    "stack_blocks": "draft only (bench.policies.experts:draft): on official seeds "
-                    "620000-620009 (embedded default, cap 6000 control steps) it stacks all "
-                    "three blocks on 8 of 10, never falling, in 4427-5850 control steps; "
-                    "620006 (a stalled sideways walk along the far table) and 620009 (the "
-                    "hand's return knocked the top block off, fixed after the run) ran out "
-                    "of time. Not at the bar yet: no 100-seed run, no demonstrations, and "
-                    "the placeholder budget (1000 control steps) is a fifth of an episode "
-                    "(docs/experts.md)",
+    "stack_blocks": "draft only (bench.policies.experts:draft), below the bar: on official "
+                    "seeds 620000-620019 (embedded default, cap 6000-8000 control steps) it "
+                    "stacks all three blocks on 14 of 20, never falling, in 4427-6217 "
+                    "control steps (mean 5203); the failures: the second block set beside "
+                    "or off the first, which fell (620012, 620014, 620015), a take that "
+                    "pushed its block out of reach three times (620016, 620017), a walk "
+                    "stalled against the far table (620006). No 100-seed run and no "
+                    "demonstrations yet: the placeholder budget (1000 control steps) is a "
+                    "fifth of an episode (docs/experts.md)",
 }
