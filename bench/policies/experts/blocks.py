@@ -440,7 +440,8 @@ PENDING: dict[str, str] = {
                     "control steps (mean 5203); the failures: the second block set beside "
                     "or off the first, which fell (620012, 620014, 620015), a take that "
                     "pushed its block out of reach three times (620016, 620017), a walk "
-                    "stalled against the far table (620006). No 100-seed run and no "
-                    "demonstrations yet: the placeholder budget (1000 control steps) is a "
-                    "fifth of an episode (docs/experts.md)",
+                    "stalled against the far table (620006); 5 of 10 (620000-620009) on the "
+                    "floating base, where the third put knocked the stack over. No 100-seed "
+                    "run and no demonstrations yet: the placeholder budget (1000 control "
+                    "steps) is a fifth of an episode (docs/experts.md)",
 }
