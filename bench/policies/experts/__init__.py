@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bench.policies.experts import (
     blocks,
+    cabinet_cups,
     cutlery,
     cutlery_basket,
     dishwasher,
@@ -31,7 +32,7 @@ from bench.policies.experts.script import Expert
 from bench.tasks import get_spec
 
 _MODULES = (reaching, tabletop, plates, cutlery, blocks, kitchen, kitchen_items,
-            dishwasher, cutlery_basket, sandwich)
+            dishwasher, cutlery_basket, sandwich, cabinet_cups)
 
 EXPERTS: dict[str, type[Expert]] = {
     task: cls for module in _MODULES for task, cls in module.EXPERTS.items()}

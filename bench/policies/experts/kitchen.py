@@ -462,17 +462,6 @@ EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose,
                                      "drawer_top_open": DrawerTopOpen,
                                      "wall_cupboard_close": WallCupboardClose,
                                      "wall_cupboard_open": WallCupboardOpen}
-# Kitchen tasks without a working expert, and why (docs/experts.md has the details).
-PENDING: dict[str, str] = {
-    "put_cups": (
-        "expert not finished: the doors open (wall_cupboard_open's expert), but the cups "
-        "stand under the wall cabinet (centres at x 0.99-1.05 m, 0.05-0.11 m behind its "
-        "front; its bottom at 1.13 m) and the door stance (pelvis x 0.45-0.50) does not "
-        "reach them: a level hand misses a cup's centre by 4.5-5.6 cm and the shelf spot "
-        "(x 1.06, z 1.21) by 7.9-9 cm from x 0.45, the far cups by 2.7-3.9 cm from x "
-        "0.50; all are reached only from x 0.55, and there (door attempts, seed 620000) "
-        "hands raised from the hanging pose caught under the counter top and shoved the "
-        "robot 0.46 m back, and hands raised before walking in, reaching for the "
-        "handles, folded the robot forward onto the counter (fell); the grasp and carry "
-        "were not tried"),
-}
+# put_cups, the one kitchen-counter task here without an expert, has its draft and its
+# reason in cabinet_cups.py.
+PENDING: dict[str, str] = {}
