@@ -1,12 +1,12 @@
-"""Experts for the kitchen-counter tasks that move things (bench.tasks.kitchen):
-pick_box, saucepan_to_hob and sandwich_remove. The drawer, cupboard and cup experts
-are in ``kitchen``.
+"""Experts for the kitchen-counter tasks that carry things (bench.tasks.kitchen):
+pick_box and saucepan_to_hob. The drawer and cupboard experts are in ``kitchen``,
+sandwich_remove's draft (a spatula) in ``sandwich``, put_cups' in ``cabinet_cups``.
 
 The pick_box and saucepan_to_hob experts need the height and torso-pitch commands
 (``NEEDS_COMMAND``): they run on the floating base, whose pelvis goes exactly where the
-base commands send it (and whose legs touch nothing). ``PENDING`` gives the reason for
-sandwich_remove, and docs/experts.md ("Kitchen items") what the attempts established.
-``test/test_experts_kitchen_items.py`` re-measures the reach facts the reasons rest on.
+base commands send it (and whose legs touch nothing). docs/experts.md ("Kitchen items")
+gives what the attempts established; ``test/test_experts_kitchen_items.py`` re-measures
+the reach facts they rest on.
 """
 
 from __future__ import annotations
