@@ -199,9 +199,11 @@ PENDING: dict[str, str] = {
     "put_cups": (
         "draft on the floating base (it needs the torso-pitch and height commands: from "
         "the door stance with the torso upright a level hand misses the cups by 4.5-9 cm, "
-        "and the shelf points by 4-6 cm unless the pelvis rises); 20 of 20 official seeds "
-        "(620000-620019) on the floating base, no fall, 3522-3694 control steps (mean "
-        "3573), with the episode cap raised; not yet in EXPERTS: no demonstrations, "
-        "budget or 100-seed run yet, and the placeholder budget (8000 env steps, 800 "
-        "control steps) cuts every episode off"),
+        "and the shelf points by 4-6 cm unless the pelvis rises); 25 of 30 official seeds "
+        "on the floating base (20 of 20 on 620000-620019, 5 of 10 on 620020-620029), no "
+        "fall, successes in 3513-3694 control steps, the episode cap raised; failed: "
+        "620020 and 620021 (a cup to the floor, the other left on the counter), 620025 "
+        "and 620028 (the second cup left standing on the counter), 620029 (neither cup "
+        "lifted); no demonstrations or budget yet (the placeholder, 8000 env steps, "
+        "cuts every episode off)"),
 }
