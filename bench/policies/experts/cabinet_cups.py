@@ -17,9 +17,6 @@ import numpy as np
 
 from bench.policies.experts.kinematics import SIDES, rot_z, rotation
 from bench.policies.experts.kitchen import (
-    OFFSET_LIMIT,
-    SERVO_GAIN,
-    SERVO_STEPS,
     WallCupboardOpen,
     side_sign,
 )
@@ -74,16 +71,6 @@ class PutCups(WallCupboardOpen, ItemsExpert):
     rest of the way over the shelf (joint-space moves, again while it is short: the arm
     sags), the body goes in and comes down until the cup stands on the shelf, the jaw
     opens and the robot draws back, straightens and lowers the arm."""
-
-    def servo(self, side: str) -> Iterator[None]:
-        """Hold the hand's target while its offset takes SERVO_GAIN of the pinch site's
-        error per step, until the error is below AIMED (at most SERVO_STEPS)."""
-        for _ in range(SERVO_STEPS):
-            error = self.hand[side][0] - self.kin.pinch_pose(side)[0]
-            if np.linalg.norm(error) < AIMED:
-                break
-            self.shift_offset(side, SERVO_GAIN * error, OFFSET_LIMIT)
-            yield
 
     def script(self) -> Iterator[None]:
         """The doors, then the cups."""
@@ -144,9 +131,9 @@ class PutCups(WallCupboardOpen, ItemsExpert):
             self.hand[side] = (pre_pos + shift, pre_rot)
             yield
         self.hand[side] = (pre_pos, pre_rot)
-        yield from self.servo(side)
+        yield from self.servo_still(side, AIMED)
         yield from self.move({side: self.grip_pose(cup, side, PRE_GRASP)}, 30)
-        yield from self.servo(side)
+        yield from self.servo_still(side, AIMED)
         yield from self.move({side: self.grip_pose(cup, side, 0.0)}, 50, contact=True)
         yield from self.wait(10)
         yield from self.grip(side, 1.0)

@@ -307,12 +307,12 @@ class WallCupboardOpen(KitchenExpert):
                 return
             yield
 
-    def servo_still(self, side: str) -> Iterator[None]:
+    def servo_still(self, side: str, tolerance: float = SERVO_TOLERANCE) -> Iterator[None]:
         """Hold the hand's target while its offset takes SERVO_GAIN of the pinch site's
-        error per step, until the error is below SERVO_TOLERANCE (at most SERVO_STEPS)."""
+        error per step, until the error is below ``tolerance`` (at most SERVO_STEPS)."""
         for _ in range(SERVO_STEPS):
             error = self.hand[side][0] - self.kin.pinch_pose(side)[0]
-            if np.linalg.norm(error) < SERVO_TOLERANCE:
+            if np.linalg.norm(error) < tolerance:
                 break
             self.shift_offset(side, SERVO_GAIN * error, OFFSET_LIMIT)
             yield
