@@ -191,6 +191,6 @@ PENDING: dict[str, str] = {
         "fall, successes in 3513-3694 control steps, the episode cap raised; failed: "
         "620020 and 620021 (a cup to the floor, the other left on the counter), 620025 "
         "and 620028 (the second cup left standing on the counter), 620029 (neither cup "
-        "lifted); no demonstrations or budget yet (the placeholder, 8000 env steps, "
-        "cuts every episode off)"),
+        "lifted); 60 demonstrations from 87 seeds, so its budget is 74500 env steps "
+        "(DEMO_BUDGETS); the 100 official seeds not run"),
 }
