@@ -83,10 +83,8 @@ GRIPPER_STOPPED = 0.034  # m, finger travel short of closed (0.038) when the bar
 SLIPPED = 0.04  # m, the pinch site this far from the bar's axis while pulling: it slipped
 SWEEPABLE = 0.45  # normalized (40 degrees): a door this far open lets the fist round its edge
 DOOR_TRIES = 3  # grips and pulls of a door at most
-SERVO_GAIN = 0.1  # share of the hand's error added to its offset per step
 SERVO_TOLERANCE = 0.008  # m, hand error counted as arrived
 SERVO_STEPS = 80  # control steps at most for it
-OFFSET_LIMIT = 0.10  # m, largest hand offset
 DOOR_WIDTH = ks.WALL_HALF_WIDTH - 0.003  # m, hinge to free edge
 
 
@@ -308,14 +306,9 @@ class WallCupboardOpen(KitchenExpert):
             yield
 
     def servo_still(self, side: str, tolerance: float = SERVO_TOLERANCE) -> Iterator[None]:
-        """Hold the hand's target while its offset takes SERVO_GAIN of the pinch site's
-        error per step, until the error is below ``tolerance`` (at most SERVO_STEPS)."""
-        for _ in range(SERVO_STEPS):
-            error = self.hand[side][0] - self.kin.pinch_pose(side)[0]
-            if np.linalg.norm(error) < tolerance:
-                break
-            self.shift_offset(side, SERVO_GAIN * error, OFFSET_LIMIT)
-            yield
+        """Servo the hand onto its held target to within ``tolerance`` (at most
+        SERVO_STEPS control steps)."""
+        return self.servo(side, tolerance, SERVO_STEPS)
 
     def handle_pose(self, side: str, door: str) -> tuple[np.ndarray, np.ndarray]:
         """Where the door's handle bar is now, and the grip orientation turned with the

@@ -51,7 +51,6 @@ REGRIP_AT = -0.16  # m, the upright jaw takes the overhanging handle at this loc
 JAW_ROLL = np.radians(-90)  # the hand's roll about the handle for the upright jaw
 ALIGNED = 0.004  # m, pinch-site error counted as arrived at a grasp point
 ALIGN_STEPS = 60  # control steps at most for it
-ALIGN_GAIN = 0.1  # share of the error added to the hand's offset per step
 PAN_GRIP = np.array([-0.27, 0.0, 0.032])  # pan-local pinch point on its handle's axis,
 # 3 cm from the handle's end (ks.add_frying_pan: the handle spans x -0.12 to -0.30)
 TIP = np.array([0.11, 0.0, 0.0])  # spatula-local blade tip (front edge, bottom face)
@@ -274,15 +273,10 @@ class SandwichRemove(KitchenExpert):
         self.hand.pop("left")
 
     def align(self, target: np.ndarray) -> Iterator[None]:
-        """Hold the right hand's target while its offset takes ALIGN_GAIN of the pinch
-        site's error from ``target`` per step, until within ALIGNED or ALIGN_STEPS."""
+        """Servo the right pinch site onto ``target`` (within ALIGNED, at most
+        ALIGN_STEPS), the offset learning only from that error."""
         self.learning = False
-        for _ in range(ALIGN_STEPS):
-            error = target - self.kin.pinch_pose("right")[0]
-            if np.linalg.norm(error) < ALIGNED:
-                return
-            self.shift_offset("right", ALIGN_GAIN * error, TRACK_LIMIT)
-            yield
+        return self.servo("right", ALIGNED, ALIGN_STEPS, target)
 
     def handle_grasp(self) -> Pose:
         """The pinch pose on the spatula's handle: GRIP_ABOVE over its axis at GRIP_AT,

@@ -225,6 +225,20 @@ class Expert:
             self.height = start + (height - start) * min_jerk(k / steps)
             yield
 
+    def servo(self, side: str, tolerance: float, steps: int,
+              target: np.ndarray | None = None) -> Iterator[None]:
+        """Hold ``side``'s hand target while its offset takes TRACK_GAIN of the pinch
+        site's error from ``target`` (default: the hand's own target) per step, clamped
+        to TRACK_LIMIT, until the error is below ``tolerance`` or after ``steps``
+        control steps. Continuous learning stays as the last move left it."""
+        for _ in range(steps):
+            goal = self.hand[side][0] if target is None else target
+            error = goal - self.kin.pinch_pose(side)[0]
+            if np.linalg.norm(error) < tolerance:
+                return
+            self.shift_offset(side, TRACK_GAIN * error, TRACK_LIMIT)
+            yield
+
     def settle_onto(self, side: str, body: str, target: np.ndarray, steps: int,
                     tolerance: float, gain: float, limit: float) -> Iterator[None]:
         """Hold ``side``'s hand target while its offset takes ``gain`` of ``body``'s position
