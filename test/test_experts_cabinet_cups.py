@@ -1,17 +1,15 @@
-"""put_cups' draft (bench.policies.experts.cabinet_cups): its registration, and the reach
-its script is built on. From the door stance the hand takes a cup only with the torso
-pitched forward, and sets it on the shelf only with the pelvis raised as well: the
-commands the embedded default WBC lacks (inverse kinematics on the experts' copy of
-the scene, the doors open)."""
+"""put_cups' expert (bench.policies.experts.cabinet_cups): its registration, the reach
+its script is built on, and how it shares the cups between the hands. From the door
+stance the hand takes a cup only with the torso pitched forward, and sets it on the
+shelf only with the pelvis raised as well: the commands the embedded default WBC lacks
+(inverse kinematics on the experts' copy of the scene, the doors open)."""
 
 from __future__ import annotations
 
 import numpy as np
 from expert_states import kinematics_at_reset
 
-from bench.env import make
-from bench.eval.episode import run_episode
-from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cabinet_cups, kitchen
+from bench.policies.experts import DRAFTS, EXPERTS, NEEDS_COMMAND, PENDING, cabinet_cups, kitchen
 from bench.policies.experts.kinematics import rotation
 from bench.policies.experts.script import KEYFRAME_ARMS, STAND_HEIGHT
 from bench.tasks import kitchen_scene as ks
@@ -20,11 +18,13 @@ STANCE = (0.45, -0.15)  # m, pelvis x and y: a cup at y 0 taken by the left hand
 PELVIS_Z = STAND_HEIGHT  # m, the floating base puts the pelvis at the height command
 
 
-def test_put_cups_is_a_draft_with_a_measured_reason_in_one_module():
-    assert DRAFTS["put_cups"] is cabinet_cups.PutCups
-    assert "put_cups" not in EXPERTS and "put_cups" not in kitchen.PENDING
-    assert PENDING["put_cups"] == cabinet_cups.PENDING["put_cups"]
-    assert "620000" in PENDING["put_cups"]
+def test_put_cups_is_an_expert_that_needs_the_commands():
+    """In EXPERTS with the measured NEEDS_COMMAND reason (so test_experts.py runs it on
+    the floating base), no longer a draft or pending."""
+    assert EXPERTS["put_cups"] is cabinet_cups.PutCups
+    assert NEEDS_COMMAND["put_cups"] == cabinet_cups.NEEDS_COMMAND["put_cups"]
+    assert "put_cups" not in DRAFTS and "put_cups" not in PENDING
+    assert "put_cups" not in kitchen.EXPERTS
 
 
 def _misses(pelvis_z: float, pitch: float, points: dict[str, tuple[float, float]]
@@ -69,13 +69,21 @@ def test_the_lean_reaches_the_cup_and_the_raised_pelvis_the_shelf():
     assert min(upright.values()) > 0.03, upright
 
 
-def test_the_draft_puts_both_cups_on_the_shelf_on_seed_620000():
-    """Seed 620000 on the floating base: the doors opened by wall_cupboard_open's
-    script, both cups end on the shelf, released, and nothing falls, under the task's
-    budget (from the draft's demonstrations)."""
-    env = make("put_cups", camera_keys=(), controller=None)
-    try:
-        result = run_episode(env, cabinet_cups.PutCups("put_cups"), 620000)
-    finally:
-        env.close()
-    assert result.success and result.termination == "success", result
+def test_the_cups_go_to_the_hands_that_keep_the_body_off_the_doors():
+    """Seed 620028 (both handles turned the same way), the doors open: each cup taken by
+    its own hand would put the robot into a door (the right hand's stance for the middle
+    cup: negative clearance), so the assignment picks the option with the most clearance,
+    here the left hand for both cups, the one on its side first."""
+    kin, qpos = kinematics_at_reset("put_cups", 620028)
+    for door in ks.WALL_DOORS:
+        joint = kin.model.joint(ks.joint_name(door))
+        qpos[joint.qposadr[0]] = joint.range[1]
+    expert = cabinet_cups.PutCups("put_cups")
+    expert.kin.set_state(qpos)
+    middle, side = sorted(cabinet_cups.CUPS, key=lambda cup: expert.kin.body_pos(cup)[1])
+    assert expert.door_clearance(middle, "right") < 0.0
+    order = expert.assignment()
+    assert order == [(side, "left"), (middle, "left")]
+    chosen = min(expert.door_clearance(cup, hand) for cup, hand in order)
+    split = min(expert.door_clearance(middle, "right"), expert.door_clearance(side, "left"))
+    assert chosen > max(split, cabinet_cups.DOOR_MARGIN)
