@@ -1,5 +1,6 @@
 """The stack_blocks draft expert (bench.policies.experts.blocks): its pending reason, the
-grip and carry frames, and a block gripped from above and carried off the table."""
+grip and carry frames, a block gripped from above and carried off the table, and the
+straight climb of a hand."""
 
 from __future__ import annotations
 
@@ -67,3 +68,24 @@ def test_draft_lifts_a_block_and_carries_it():
     assert policy.holds("right", block)
     assert env.scene.held(block)
     assert policy.kin.body_pos(block)[2] > TABLE_TOP + BLOCK_HALF + 0.02  # off the table
+
+
+def test_climb_raises_the_commanded_hand_straight_up():
+    env = make("stack_blocks", camera_keys=(), controller=None)
+    policy = StackBlocks("stack_blocks")
+    policy.reset()
+    observation, _ = env.reset(seed=SEED)
+    env.step(policy(observation))
+    feed_world(policy, env_world_state(env, SEED))
+    start, rot = policy.commanded_pinch("right", policy.arm["right"])
+    q = policy.climb("right", 0.06)
+    end, end_rot = policy.commanded_pinch("right", q)
+    assert np.allclose(end - start, [0.0, 0.0, 0.06], atol=0.002)  # straight up, all of it
+    assert np.allclose(end_rot, rot, atol=0.01)  # the hand's rotation kept
+    arm = policy.arm["right"]
+    for share in np.linspace(0.0, 1.0, 9):  # the joint-space path stays near the vertical
+        point = policy.commanded_pinch("right", arm + share * (q - arm))[0]
+        assert np.linalg.norm(point[:2] - start[:2]) < 0.015
+    # the fingers' lowest point along that path is where the path starts
+    assert np.isclose(policy.path_bottom("right", arm, q), policy.path_bottom("right", arm, arm),
+                      atol=0.002)
