@@ -72,7 +72,7 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
     "saucepan_to_hob": DemoBudget(longest_env_steps=16420, demos=60, first_seed=700000,
                                   backend="floating_base"),  # NEEDS_COMMAND; 5 failed
     "put_cups": DemoBudget(longest_env_steps=37150, demos=60, first_seed=700000,
-                           backend="floating_base"),  # the draft (torso pitch, height); 27 failed
+                           backend="floating_base"),  # NEEDS_COMMAND; by its draft, 27 failed
 }
 
 Spec = TypeVar("Spec")
