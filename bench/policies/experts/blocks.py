@@ -549,7 +549,8 @@ PENDING: dict[str, str] = {
                     "5693); the failures: the third block set 8-9 cm off the stack "
                     "(620021, 620038), blocks dropped or knocked to the floor by an arm "
                     "(620001, 620019, 620026), a left take that failed three times "
-                    "(620022). Not measured on the floating base in this revision (the "
-                    "previous one: 5 of 10). No 100-seed run and no demonstrations yet: "
+                    "(620022); 5 of 10 (620000-620009) on the floating base, where the "
+                    "second block was set 5-12 cm off the first on four. No 100-seed "
+                    "run and no demonstrations yet: "
                     "the placeholder budget is a fifth of an episode (docs/experts.md)",
 }
