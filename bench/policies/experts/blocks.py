@@ -96,7 +96,8 @@ AIM_STEPS = 10  # control steps for each correcting joint-space move
 AIM_SETTLE = 8  # control steps of waiting before the error is measured
 AIM_TRIES = 4  # joint-space moves at most to a place
 AIM_SOLVED = 0.01  # weighted inverse-kinematics error above which an aim is not moved to
-AIM_TURN = 1.0  # rad, nor one that turns a joint further
+AIM_TURN = 1.0  # rad, nor a correction that turns a joint further (a first move may:
+# held back, a put opened the jaw with the block 11 cm over the stack)
 RISE_STEPS = 30  # control steps for the open hand's rise
 LEVEL_ABOVE = 0.08  # m, the open hand levels this far above where it rose to
 RETURN_CLEAR = 0.03  # m, the returning fingers stay this far above the block let go
@@ -517,7 +518,7 @@ class StackBlocks(TableTopExpert):
         and turned during a put, and the arm, held short of the unreachable rotation,
         set the block 4 cm off the one below). The hand rotation it ended with."""
         aim = goal.copy()
-        for _ in range(AIM_TRIES):
+        for attempt in range(AIM_TRIES):
             held = np.zeros(3) if block is None else self.held(side, block)
             q, error = self.kin.solve(side, aim - rot @ held, rot, self.arm[side], iterations=60)
             if block is not None and error > SOLVED:
@@ -527,8 +528,8 @@ class StackBlocks(TableTopExpert):
                     if error < SOLVED:
                         rot = turned
                         break
-            if error > AIM_SOLVED or np.abs(q - self.arm[side]).max() > AIM_TURN:
-                break  # no near solution: aimed from here, the arm flailed and flung blocks
+            if error > AIM_SOLVED or (attempt and np.abs(q - self.arm[side]).max() > AIM_TURN):
+                break  # no near solution: corrected from here, the arm flailed and flung blocks
             yield from self.joints({side: q}, steps)
             yield from self.wait(AIM_SETTLE)
             point = self.kin.pinch_pose(side)[0] if block is None else self.kin.body_pos(block)
@@ -544,13 +545,13 @@ DRAFTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
 PENDING: dict[str, str] = {
     "stack_blocks": "draft only (bench.policies.experts:draft), below the bar: on official "
                     "seeds 620000-620039 (embedded default, cap 8000 control steps) it "
-                    "stacks all three blocks on 34 of 40 (18 of 620000-620019, 16 of "
+                    "stacks all three blocks on 35 of 40 (18 of 620000-620019, 17 of "
                     "620020-620039), never falling, in 4942-7418 control steps (mean "
-                    "5693); the failures: the third block set 8-9 cm off the stack "
-                    "(620021, 620038), blocks dropped or knocked to the floor by an arm "
-                    "(620001, 620019, 620026), a left take that failed three times "
-                    "(620022); 5 of 10 (620000-620009) on the floating base, where the "
-                    "second block was set 5-12 cm off the first on four. No 100-seed "
-                    "run and no demonstrations yet: "
-                    "the placeholder budget is a fifth of an episode (docs/experts.md)",
+                    "5751); the failures: the third block set 6 cm off the stack (620038), "
+                    "blocks dropped or knocked to the floor by an arm (620001, 620019, "
+                    "620026), a left take that failed three times (620022); 5 of 10 "
+                    "(620000-620009) on the floating base (the previous commit), where "
+                    "the second block was set 5-12 cm off the first on four. No 100-seed "
+                    "run and no demonstrations yet: the placeholder budget is a fifth of "
+                    "an episode (docs/experts.md)",
 }
