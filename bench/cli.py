@@ -74,7 +74,8 @@ def _demos(args: argparse.Namespace) -> int:
     try:
         meta = demos.record(args.task, out, args.policy, args.episodes, args.seed_start,
                             args.cameras, progress=progress,
-                            floating_base=args.floating_base, workers=args.workers)
+                            floating_base=args.floating_base, workers=args.workers,
+                            cap=args.cap)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -134,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "or torso-pitch command (NEEDS_COMMAND)")
     demo.add_argument("--workers", type=int, default=1,
                       help="record in this many processes (the same batch as one)")
+    demo.add_argument("--cap", type=int, default=6000,
+                      help="the collector's episode cap in control steps (6000 at least; "
+                           "for an expert whose episodes run longer)")
     demo.set_defaults(handler=_demos)
 
     check = sub.add_parser("selftest",

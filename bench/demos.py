@@ -18,8 +18,9 @@ Load a batch in one line: ``episodes = bench.demos.load("runs/demos/flip_cup")``
 of dicts of arrays, in seed order). Demonstration seeds start at DEMO_SEED_START,
 outside the evaluation block 620000-620099.
 
-The collector's cap (``episode_length`` in metadata.json) is 6000 control steps, as
-the seed asks; it is not the benchmark budget. BUDGET_RULE turns the longest
+The collector's cap (``episode_length`` in metadata.json) is 6000 control steps by
+default, the least the seed allows; ``cap`` raises it for an expert whose episodes run
+longer. It is not the benchmark budget. BUDGET_RULE turns the longest
 successful demonstration into the budget (``budget_rule``).
 """
 
@@ -44,7 +45,7 @@ from bench.tasks.budgets import budget_rule
 
 DEMO_SEED_START = 700000  # first demonstration seed (evaluation uses 620000-620099)
 DEMOS_PER_TASK = 60
-COLLECTOR_CAP_CONTROL_STEPS = 6000  # 2 min at 50 Hz
+COLLECTOR_CAP_CONTROL_STEPS = 6000  # 2 min at 50 Hz: the least cap the seed allows
 FORMAT_VERSION = 1
 
 
@@ -80,7 +81,8 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
            episodes: int = DEMOS_PER_TASK, seed_start: int = DEMO_SEED_START,
            cameras: bool = False, max_attempts: int | None = None,
            progress: Callable[[int, int, int], None] | None = None,
-           floating_base: bool = False, workers: int = 1) -> dict[str, Any]:
+           floating_base: bool = False, workers: int = 1,
+           cap: int = COLLECTOR_CAP_CONTROL_STEPS) -> dict[str, Any]:
     """Record ``episodes`` successful episodes of ``policy`` on ``task`` into
     ``out_dir``, trying seeds from ``seed_start`` on (failures are skipped and listed);
     returns the batch metadata. ``cameras`` adds the three 84x84 views;
@@ -88,8 +90,14 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
     for an expert that needs the height or torso-pitch command the embedded default
     WBC lacks (``bench.policies.experts.NEEDS_COMMAND``). ``workers`` > 1 records in
     that many processes (``bench.parallel``; ``policy`` is a ``module:factory`` string)
-    and keeps the same batch: the first ``episodes`` successful seeds, in order."""
+    and keeps the same batch: the first ``episodes`` successful seeds, in order.
+    ``cap`` is the collector's episode cap in control steps (COLLECTOR_CAP_CONTROL_STEPS
+    at least)."""
     check_workers(workers)
+    if cap < COLLECTOR_CAP_CONTROL_STEPS:
+        raise ValueError(f"a collector cap of {cap} control steps is below the "
+                         f"{COLLECTOR_CAP_CONTROL_STEPS} the protocol asks for; use --cap "
+                         f"{COLLECTOR_CAP_CONTROL_STEPS} or more")
     limit = max_attempts or 10 * episodes
     if seed_start <= SEED_BASE + 99 and seed_start + limit > SEED_BASE:
         raise ValueError(f"demonstration seeds from {seed_start} would overlap the evaluation "
@@ -97,8 +105,7 @@ def record(task: str, out_dir: str | Path, policy: str = "bench.policies.experts
                          f"{DEMO_SEED_START}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    overrides: dict[str, Any] = {"episode_length": COLLECTOR_CAP_CONTROL_STEPS
-                                 * cfg.EnvConfig().demo_down_sample_rate}
+    overrides: dict[str, Any] = {"episode_length": cap * cfg.EnvConfig().demo_down_sample_rate}
     if not cameras:
         overrides["camera_keys"] = ()
     if floating_base:

@@ -54,6 +54,17 @@ def test_demonstration_seeds_stay_outside_the_evaluation_block(tmp_path):
         demos.record("reach_target_single", tmp_path, episodes=1, seed_start=619995)
 
 
+def test_the_collector_cap_can_rise_but_not_fall_below_the_protocol(tmp_path):
+    """An expert whose episodes run longer than 6000 control steps gets a higher cap;
+    a lower one than the protocol's is refused, naming the option."""
+    with pytest.raises(ValueError, match="below the 6000 the protocol asks for; use --cap"):
+        demos.record("reach_target_single", tmp_path / "low", episodes=1, cap=5999)
+    meta = demos.record("reach_target_single", tmp_path / "high", episodes=1, cap=7000)
+    steps_per_control = meta["env_config"]["demo_down_sample_rate"]
+    assert meta["episode_length"] == 7000 * steps_per_control
+    assert meta["episode_length"] > demos.COLLECTOR_CAP_CONTROL_STEPS * steps_per_control
+
+
 def test_loading_a_missing_batch_names_the_command(tmp_path):
     with pytest.raises(FileNotFoundError, match="bench demos TASK"):
         demos.load(tmp_path)
