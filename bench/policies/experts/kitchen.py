@@ -455,6 +455,6 @@ EXPERTS: dict[str, type[Expert]] = {"drawer_top_close": DrawerTopClose,
                                      "drawer_top_open": DrawerTopOpen,
                                      "wall_cupboard_close": WallCupboardClose,
                                      "wall_cupboard_open": WallCupboardOpen}
-# put_cups, the one kitchen-counter task here without an expert, has its draft and its
-# reason in cabinet_cups.py.
+# put_cups, the one other kitchen-counter task, has its expert (NEEDS_COMMAND) in
+# cabinet_cups.py.
 PENDING: dict[str, str] = {}
