@@ -1,13 +1,13 @@
-"""The stack_blocks draft expert (bench.policies.experts.blocks): its pending reason, the
-grip and carry frames, a block gripped from above and carried off the table, and the
-straight climb of a hand."""
+"""The stack_blocks expert (bench.policies.experts.blocks): its registration, the grip and
+carry frames, a block gripped from above and carried off the table, a take that leaves
+the other blocks where they were, and the straight climb of a hand."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from bench.env import make
-from bench.policies.experts import DRAFTS, PENDING
+from bench.policies.experts import DRAFTS, EXPERTS, PENDING
 from bench.policies.experts.blocks import (
     DOWN,
     StackBlocks,
@@ -16,13 +16,13 @@ from bench.policies.experts.blocks import (
 )
 from bench.policies.oracle import env_world_state, feed_world
 from bench.tasks.props import TABLE_TOP
-from bench.tasks.tabletop import BLOCK_HALF
+from bench.tasks.tabletop import BLOCK_HALF, BLOCKS
 
 SEED = 620000
 
 
 def test_stack_blocks_is_a_draft_with_a_measured_reason():
-    assert DRAFTS["stack_blocks"] is StackBlocks
+    assert DRAFTS["stack_blocks"] is StackBlocks and "stack_blocks" not in EXPERTS
     assert "official seeds" in PENDING["stack_blocks"]
 
 
@@ -50,7 +50,7 @@ def test_upright_rotations_turn_the_grip_about_the_vertical_only():
     assert angles[0] == min(angles)  # the nearest to the present hand first
 
 
-def test_draft_lifts_a_block_and_carries_it():
+def test_expert_lifts_a_block_and_carries_it():
     env = make("stack_blocks", camera_keys=(), controller=None, episode_length=20000)
     policy = StackBlocks("stack_blocks")
     policy.reset()
@@ -89,3 +89,27 @@ def test_climb_raises_the_commanded_hand_straight_up():
     # the fingers' lowest point along that path is where the path starts
     assert np.isclose(policy.path_bottom("right", arm, q), policy.path_bottom("right", arm, arm),
                       atol=0.002)
+
+
+def test_first_take_leaves_the_other_blocks_in_place():
+    """Seed 620019 on the embedded default: the right hand's first block lies at the edge
+    of its reach, where the best-reached jaw heading's joint-space way over it swept the
+    fingers through it and flung it off the table (and pushed a neighbour 9 cm). The
+    heading chosen now keeps the fingers above SWING_CLEAR on that way: the block is
+    taken, and the others stay where they were."""
+    seed = 620019
+    env = make("stack_blocks", camera_keys=(), episode_length=20000)
+    policy = StackBlocks("stack_blocks")
+    policy.reset()
+    observation, _ = env.reset(seed=seed)
+    start = {b: env.scene.pos(b).copy() for b in BLOCKS}
+    for _ in range(2000):
+        observation, *_ = env.step(policy(observation))
+        feed_world(policy, env_world_state(env, seed))
+        if "right" in policy.carried:
+            break
+    assert "right" in policy.carried, "the right hand never took its block"
+    taken = policy.carried["right"][0]
+    assert policy.holds("right", taken)
+    for block in set(BLOCKS) - {taken}:
+        assert np.linalg.norm(env.scene.pos(block) - start[block]) < 0.01, block
