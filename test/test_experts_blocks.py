@@ -11,6 +11,7 @@ from bench.policies.experts import DRAFTS, EXPERTS, PENDING
 from bench.policies.experts.blocks import (
     DOWN,
     StackBlocks,
+    block_yaw,
     grasp_rotation,
     upright_rotations,
 )
@@ -35,6 +36,25 @@ def test_grasp_frame_points_down_with_the_jaw_across_the_faces():
     assert np.isclose(abs(np.cos(0.3) * rot[0, 1] + np.sin(0.3) * rot[1, 1]), 1.0)
     tilted = grasp_rotation(0.3, np.radians(20), forward)
     assert tilted[:, 0] @ forward > 0  # leans toward the far side of the block
+
+
+def test_block_yaw_is_a_level_face_normal_whichever_face_it_lies_on():
+    def rot_x(a):
+        return np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+
+    def rot_z(a):
+        return np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+
+    def rot_y(a):
+        return np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
+
+    assert np.isclose(block_yaw(rot_z(0.4)), 0.4)  # upright: its x axis
+    # fallen onto a side face: x points up, so the yaw is the (level) y axis's
+    lying = rot_z(0.4) @ rot_y(-np.pi / 2)
+    assert np.isclose(abs(lying[2, 0]), 1.0)
+    assert np.isclose(block_yaw(lying), 0.4 + np.pi / 2)
+    # fallen onto a side face with y up: x stays the level normal
+    assert np.isclose(block_yaw(rot_z(0.4) @ rot_x(np.pi / 2)), 0.4)
 
 
 def test_upright_rotations_turn_the_grip_about_the_vertical_only():

@@ -17,6 +17,8 @@ SPHERE = mujoco.mjtGeom.mjGEOM_SPHERE
 ELLIPSOID = mujoco.mjtGeom.mjGEOM_ELLIPSOID
 
 TABLE_TOP = 0.70  # m, height of every table top
+TABLE_LEG_INSET = 0.04  # m, a table leg's middle this far inside the top's corner
+TABLE_LEG_HALF = 0.025  # m, half a (square) leg's width
 WOOD = [0.55, 0.42, 0.3, 1]
 WHITE = [0.92, 0.92, 0.9, 1]
 STEEL = [0.7, 0.72, 0.75, 1]
@@ -43,11 +45,12 @@ def add_table(spec: mujoco.MjSpec, name: str, center: tuple[float, float],
     thickness = 0.02
     body.add_geom(name=f"{name}_top", type=BOX, size=[*half_size, thickness],
                   pos=[0, 0, top - thickness], rgba=WOOD, friction=FRICTION)
-    leg = [0.025, 0.025, (top - 2 * thickness) / 2]
+    leg = [TABLE_LEG_HALF, TABLE_LEG_HALF, (top - 2 * thickness) / 2]
     for sx in (-1, 1):
         for sy in (-1, 1):
             body.add_geom(type=BOX, size=leg, rgba=WOOD,
-                          pos=[sx * (half_size[0] - 0.04), sy * (half_size[1] - 0.04), leg[2]])
+                          pos=[sx * (half_size[0] - TABLE_LEG_INSET),
+                               sy * (half_size[1] - TABLE_LEG_INSET), leg[2]])
 
 
 def add_rack(spec: mujoco.MjSpec, name: str, slots: int = 6, pitch: float = 0.035) -> None:

@@ -46,8 +46,9 @@ from bench.policies.experts.tabletop import (
     TableTopExpert,
     side_sign,
 )
-from bench.tasks.props import TABLE_TOP
-from bench.tasks.tabletop import BLOCK_HALF, BLOCKS
+from bench.tasks.props import TABLE_LEG_HALF, TABLE_LEG_INSET, TABLE_TOP
+from bench.tasks.tabletop import BLOCK_HALF, BLOCKS, FAR_TABLE_CENTER, FAR_TABLE_HALF
+from bench.tasks.tabletop import StackBlocks as StackBlocksTask
 
 DOWN = np.array([0.0, 0.0, -1.0])
 UP = -DOWN
@@ -65,6 +66,7 @@ CARRY = np.array([0.24, 0.22, 0.88])  # m, a carried block's centre in the pelvi
 BLOCK_YAWS = np.radians(np.arange(0.0, 360.0, 30.0))  # headings tried for a held block
 # (it turns with the hand about the vertical)
 TAKE_ATTEMPTS = 3
+RESTACK_TRIES = 2  # times at most the top block, set off the stack, is taken and set again
 IN_HAND = 0.06  # m, a block's centre this near the pinch site is in the jaw
 HELD_ABOVE = 0.02  # m, and this far above its place on a table
 PATH_MARGIN = 0.02  # m, a place's path is checked this far below its end
@@ -74,6 +76,12 @@ WORK_ASIDE = 0.18  # m, and this far toward the working hand (from 0.36 ahead or
 # aside the arm, pointing down at the edge of its reach, shook the hand 5-7 cm: it knocked
 # blocks off the table, and the opened jaw dragged a block off the pad)
 STANCE_WALKS = 3  # walks at most to a stance
+LEG_CLEAR = 0.22  # m, a stance at the far table keeps the pelvis this far from the inner
+# face of its right-hand legs: stopped 0.11 from it (the aisle walk overshoots 4-8 cm that
+# way), the right thigh met the leg, and the walk to the table turned and stalled for up
+# to 2000 control steps while the carried blocks fell (700015, 700028, 700031)
+FAR_STANCE_Y_MIN = (FAR_TABLE_CENTER[1] - FAR_TABLE_HALF[1] + TABLE_LEG_INSET + TABLE_LEG_HALF
+                    + LEG_CLEAR)
 STANCE_NEAR = 0.02  # m, how near a stance a take out of reach from the first stands
 # (stopped 3 cm short, the arm's only way over a block swept the fingers through it: 620019)
 WORK_LIMIT = 0.22  # m, pelvis x at most (the hands raised, the thighs meet a table's edge
@@ -135,8 +143,12 @@ def upright_rotations(grip: np.ndarray, current: np.ndarray) -> list[np.ndarray]
 
 
 def block_yaw(rot: np.ndarray) -> float:
-    """Yaw of a block's local x axis (the block is upright)."""
-    return float(np.arctan2(rot[1, 0], rot[0, 0]))
+    """Yaw of a level face normal of a block lying flat on a face: its local x axis when
+    that is near level (the block upright, as dealt, or fallen with y up), else its y
+    axis (fallen with x up; one of the two is level whichever face it lies on), else,
+    for a block leaning on something, its z axis."""
+    axis = next((k for k in (0, 1) if abs(rot[2, k]) < 0.5), 2)
+    return float(np.arctan2(rot[1, axis], rot[0, axis]))
 
 
 class StackBlocks(TableTopExpert):
@@ -165,11 +177,19 @@ class StackBlocks(TableTopExpert):
 
     def _track(self) -> None:
         """Keep each carrying hand at its pose in the pelvis frame (it travels with the
-        body, walking included), then track as usual."""
+        body, walking included), then track as usual; where the arm no longer reaches
+        that pose from its angles, hold them instead (the body sways on a walk: tracked
+        on, the right arm's solution went off to a far branch and flung the block up
+        to 1.2 m and onto the floor, 700028)."""
         x, y, yaw = self.kin.pelvis_pose()
         turn = rot_z(yaw)
         for side, (_, local, rot) in self.carried.items():
-            self.hand[side] = (np.array([x, y, 0.0]) + turn @ local, turn @ rot)
+            pose = (np.array([x, y, 0.0]) + turn @ local, turn @ rot)
+            _, error = self.kin.solve(side, pose[0] + self.offset[side], pose[1], self.arm[side])
+            if error < AIM_SOLVED:
+                self.hand[side] = pose
+            else:
+                self.hand.pop(side, None)
         super()._track()
 
     def _learn_offsets(self) -> None:
@@ -194,9 +214,28 @@ class StackBlocks(TableTopExpert):
                 and (yield from self.take("right", right))
                 and (yield from self.put("right", right, self.block_top(middle), last=True))):
             return
+        # the top block set off the stack onto the far table (620038, 700033: 6-7 cm off,
+        # upright) is taken and set on it again
+        for _ in range(RESTACK_TRIES):
+            if self.on_top(right, middle) or not self.on_table(right):
+                break
+            if not ((yield from self.take("right", right))
+                    and (yield from self.put("right", right, self.block_top(middle), last=True))):
+                return
         x, y, _ = self.kin.pelvis_pose()
         yield from self.walk_to(x - 0.10, y, 0.0, max_steps=100,
                                 tolerance=STANCE_TOLERANCE, min_speed=STANCE_MIN_SPEED)
+
+    def on_top(self, upper: str, lower: str) -> bool:
+        """Whether block ``upper`` sits on block ``lower`` as the task counts it (at least
+        MIN_RISE higher, within MAX_OFFSET horizontally)."""
+        up, low = self.kin.body_pos(upper), self.kin.body_pos(lower)
+        return (up[2] - low[2] >= StackBlocksTask.MIN_RISE
+                and float(np.linalg.norm(up[:2] - low[:2])) <= StackBlocksTask.MAX_OFFSET)
+
+    def on_table(self, block: str) -> bool:
+        """Whether ``block`` lies on a table top (not on another block, not held up)."""
+        return abs(float(self.kin.body_pos(block)[2]) - (TABLE_TOP + BLOCK_HALF)) < 0.015
 
     def pad_top(self) -> np.ndarray:
         """The middle of the pad's top face."""
@@ -211,10 +250,13 @@ class StackBlocks(TableTopExpert):
     def stance_for(self, side: str, point: np.ndarray, close: bool = False) -> Iterator[None]:
         """Walk, unless already there (within 5 cm; ``close``: STANCE_NEAR), so that
         ``point`` is WORK_AHEAD ahead of the pelvis and WORK_ASIDE toward ``side`` (no
-        closer to a table than WORK_LIMIT), at most STANCE_WALKS walks; through the
-        aisle when it is far aside."""
+        closer to a table than WORK_LIMIT, nor at the far table beyond
+        FAR_STANCE_Y_MIN), at most STANCE_WALKS walks; through the aisle when it is far
+        aside."""
         x = min(point[0] - WORK_AHEAD, WORK_LIMIT)
         y = point[1] - side_sign(side) * WORK_ASIDE
+        if point[1] < FAR_TABLE_CENTER[1] + FAR_TABLE_HALF[1]:  # at the far table
+            y = max(y, FAR_STANCE_Y_MIN)
         near = STANCE_NEAR if close else 0.05
         for _ in range(STANCE_WALKS):
             px, py, yaw = self.kin.pelvis_pose()
