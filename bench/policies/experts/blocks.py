@@ -623,10 +623,5 @@ class StackBlocks(TableTopExpert):
             steps = AIM_STEPS
         return rot
 
-EXPERTS: dict[str, type[Expert]] = {}
-DRAFTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
-PENDING: dict[str, str] = {
-    "stack_blocks": "draft only (bench.policies.experts:draft), pending its demonstrations "
-                    "and 100-seed run: the five failures of official seeds 620000-620039 "
-                    "(35 of 40 before) now succeed (docs/experts.md)",
-}
+EXPERTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
+PENDING: dict[str, str] = {}
