@@ -40,7 +40,7 @@ import mujoco
 import numpy as np
 
 from bench.policies.experts.kinematics import rot_z, rotation_error
-from bench.policies.experts.script import KEYFRAME_ARMS, Expert
+from bench.policies.experts.script import JOINT_STEP, KEYFRAME_ARMS, Expert
 from bench.policies.experts.tabletop import (
     STANCE_MIN_SPEED,
     STANCE_TOLERANCE,
@@ -184,14 +184,17 @@ class StackBlocks(TableTopExpert):
         to 1.2 m and onto the floor, 700028)."""
         x, y, yaw = self.kin.pelvis_pose()
         turn = rot_z(yaw)
+        tracked = {}
         for side, (_, local, rot) in self.carried.items():
             pose = (np.array([x, y, 0.0]) + turn @ local, turn @ rot)
-            _, error = self.kin.solve(side, pose[0] + self.offset[side], pose[1], self.arm[side])
+            q, error = self.kin.solve(side, pose[0] + self.offset[side], pose[1], self.arm[side])
+            self.hand.pop(side, None)
             if error < AIM_SOLVED:
-                self.hand[side] = pose
-            else:
-                self.hand.pop(side, None)
-        super()._track()
+                self.arm[side] = self.arm[side] + np.clip(q - self.arm[side], -JOINT_STEP,
+                                                          JOINT_STEP)
+                tracked[side] = pose
+        super()._track()  # the other hands
+        self.hand.update(tracked)
 
     def _learn_offsets(self) -> None:
         """Learn the offsets of the hands that carry nothing: a carrying hand's error is
