@@ -16,7 +16,7 @@ from bench.policies.experts.blocks import (
     upright_rotations,
 )
 from bench.policies.oracle import env_world_state, feed_world
-from bench.tasks.props import TABLE_TOP
+from bench.tasks.props import PAD_HALF, PAD_HALF_THICKNESS, TABLE_TOP
 from bench.tasks.tabletop import BLOCK_HALF, BLOCKS
 
 SEED = 620000
@@ -133,3 +133,33 @@ def test_first_take_leaves_the_other_blocks_in_place():
     assert policy.holds("right", taken)
     for block in set(BLOCKS) - {taken}:
         assert np.linalg.norm(env.scene.pos(block) - start[block]) < 0.01, block
+
+
+def test_stack_check_finds_the_lowest_block_off_its_place():
+    """``placed`` counts a block on its place (the pad, or the block below, touching it)
+    and ``covered`` a block with another on it: the checks by which a block dropped or
+    knocked off the stack is taken again."""
+    env = make("stack_blocks", camera_keys=(), controller=None)
+    policy = StackBlocks("stack_blocks")
+    policy.reset()
+    env.reset(seed=SEED)
+    order = BLOCKS  # bottom to top
+    pad = env.scene.pos("pad") + np.array([0.0, 0.0, PAD_HALF_THICKNESS + BLOCK_HALF])
+
+    def lay(*centres):
+        for block, centre in zip(order, centres, strict=True):
+            env.scene.set_free_pose(block, centre)
+        feed_world(policy, env_world_state(env, SEED))
+
+    up = np.array([0.0, 0.0, 2 * BLOCK_HALF])
+    aside = np.array([0.0, -(PAD_HALF + 3 * BLOCK_HALF), -PAD_HALF_THICKNESS])
+    beside = pad + aside  # on the table
+    lay(pad, pad + up + np.array([0.01, 0.0, 0.0]), beside)
+    assert [policy.placed(order, k) for k in range(3)] == [True, True, False]
+    assert policy.covered(order[0]) and not policy.covered(order[2])
+    # the lowest block and the one on it, set down beside the pad: only the upper counts
+    lay(beside, beside + up, pad)
+    assert [policy.placed(order, k) for k in range(2)] == [False, True]
+    # a block held 3 cm over the one below does not rest on it
+    lay(pad, pad + 1.6 * up, beside + 2 * aside)
+    assert policy.placed(order, 0) and not policy.placed(order, 1)

@@ -17,6 +17,7 @@ SPHERE = mujoco.mjtGeom.mjGEOM_SPHERE
 ELLIPSOID = mujoco.mjtGeom.mjGEOM_ELLIPSOID
 
 TABLE_TOP = 0.70  # m, height of every table top
+PAD_HALF, PAD_HALF_THICKNESS = 0.06, 0.003  # m, the square pad blocks are stacked on
 TABLE_LEG_INSET = 0.04  # m, a table leg's middle this far inside the top's corner
 TABLE_LEG_HALF = 0.025  # m, half a (square) leg's width
 WOOD = [0.55, 0.42, 0.3, 1]
@@ -130,7 +131,7 @@ def add_block(spec: mujoco.MjSpec, name: str, rgba: list[float], half: float = 0
 def add_pad(spec: mujoco.MjSpec, name: str) -> None:
     """A thin green pad (free body, 0.2 kg) to stack on."""
     body = free_body(spec, name)
-    body.add_geom(name=f"{name}_mat", type=BOX, size=[0.06, 0.06, 0.003],
+    body.add_geom(name=f"{name}_mat", type=BOX, size=[PAD_HALF, PAD_HALF, PAD_HALF_THICKNESS],
                   rgba=[0.1, 0.75, 0.25, 1], mass=0.2, friction=FRICTION)
 
 

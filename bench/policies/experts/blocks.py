@@ -18,8 +18,9 @@ Trips. The right hand takes the middle block and the left hand the left one (eac
 from a stance WORK_AHEAD behind it and WORK_ASIDE toward the hand); the robot steps
 back from the table, side-steps 1.5 m and steps up to the far table; the left block
 goes on the pad, the right one on it; the robot goes back the same way, and the right
-hand takes the third block and stacks it on top (again, from the far table, if it was
-set off the stack). Far-table stances keep clear of the table's legs (``LEG_CLEAR``).
+hand takes the third block and stacks it on top. Far-table stances keep clear of the
+table's legs (``LEG_CLEAR``). After each put the stack is checked (``stack``): a block
+off its place, lying flat on a table, is taken again and set again.
 
 Put. From the stance the block swings in joint space to CLEARANCE over its place, at
 a heading from which the arm's step-wise path down is known to reach (``path_for``),
@@ -47,7 +48,13 @@ from bench.policies.experts.tabletop import (
     TableTopExpert,
     side_sign,
 )
-from bench.tasks.props import TABLE_LEG_HALF, TABLE_LEG_INSET, TABLE_TOP
+from bench.tasks.props import (
+    PAD_HALF,
+    PAD_HALF_THICKNESS,
+    TABLE_LEG_HALF,
+    TABLE_LEG_INSET,
+    TABLE_TOP,
+)
 from bench.tasks.tabletop import BLOCK_HALF, BLOCKS, FAR_TABLE_CENTER, FAR_TABLE_HALF
 from bench.tasks.tabletop import StackBlocks as StackBlocksTask
 
@@ -67,7 +74,10 @@ CARRY = np.array([0.24, 0.22, 0.88])  # m, a carried block's centre in the pelvi
 BLOCK_YAWS = np.radians(np.arange(0.0, 360.0, 30.0))  # headings tried for a held block
 # (it turns with the hand about the vertical)
 TAKE_ATTEMPTS = 3
-RESTACK_TRIES = 2  # times at most the top block, set off the stack, is taken and set again
+STACK_REPAIRS = 3  # times at most a block off its place in the stack is taken and set again
+SETTLE_STEPS = 25  # control steps the blocks settle after a put before the stack is checked
+PLACED_HEIGHT = 0.006  # m, a block rests on its support with its centre this near BLOCK_HALF
+# over the support's top
 IN_HAND = 0.06  # m, a block's centre this near the pinch site is in the jaw
 HELD_ABOVE = 0.02  # m, and this far above its place on a table
 PATH_MARGIN = 0.02  # m, a place's path is checked this far below its end
@@ -95,7 +105,6 @@ IK_SPREAD = 0.4  # rad, their spread
 ARM_FORWARD = np.array([-0.8, 0.0, 0.0, 0.3, 0.0, 0.4, 0.2])  # rad, left arm reaching ahead
 MIRROR = np.array([1.0, -1.0, -1.0, 1.0, -1.0, 1.0, -1.0])  # left arm angles to the right's
 REACH_SPEED = 0.02  # rad per control step, fastest joint of a joint-space reach
-PAD_TOP = 0.003  # m, the pad's half thickness
 RELEASE_GAP = 0.004  # m, the carried block's bottom above its support when let go
 HOVER = 0.06  # m, the block hovers this far above its place before it is lowered
 FINGER_GEOMS = ("finger_a_link", "finger_b_link", "pad_a", "pad_b")  # boxes
@@ -208,27 +217,72 @@ class StackBlocks(TableTopExpert):
         middle, left, right = blocks[1], blocks[2], blocks[0]
         yield from self.ready("left", "right")
         self.raised = {side: self.arm[side].copy() for side in ("left", "right")}
-        # A block not taken or dropped on the way ends the script (the draft does not
-        # recover a dropped block). The left hand's block goes on the pad first: set
-        # second, onto the right hand's, it landed 2-9 cm off it on 3 of 20 seeds.
+        # A block not taken, or off its place where it cannot be taken again, ends the
+        # script. The left hand's block goes on the pad first: set second, onto the right
+        # hand's, it landed 2-9 cm off it on 3 of 20 seeds.
         if not ((yield from self.take("right", middle))
-                and (yield from self.take("left", left))
-                and (yield from self.put("left", left, self.pad_top()))
-                and (yield from self.put("right", middle, self.block_top(left)))
-                and (yield from self.take("right", right))
-                and (yield from self.put("right", right, self.block_top(middle), last=True))):
+                and (yield from self.take("left", left))):
             return
-        # the top block set off the stack onto the far table (620038, 700033: 6-7 cm off,
-        # upright) is taken and set on it again
-        for _ in range(RESTACK_TRIES):
-            if self.on_top(right, middle) or not self.on_table(right):
-                break
-            if not ((yield from self.take("right", right))
-                    and (yield from self.put("right", right, self.block_top(middle), last=True))):
+        order = (left, middle, right)  # bottom to top
+        for level, side in enumerate(("left", "right", "right")):
+            if level == len(order) - 1 and not (yield from self.take(side, right)):
+                return
+            if not (yield from self.stack(side, order, level)):
                 return
         x, y, _ = self.kin.pelvis_pose()
         yield from self.walk_to(x - 0.10, y, 0.0, max_steps=100,
                                 tolerance=STANCE_TOLERANCE, min_speed=STANCE_MIN_SPEED)
+
+    def stack(self, side: str, order: tuple[str, ...], level: int
+              ) -> Generator[None, None, bool]:
+        """Put ``order[level]``, carried by ``side``'s hand, on its place in the stack
+        (``order`` bottom to top; the lowest on the pad), wait for the blocks to settle
+        and check the stack up to it: the lowest block off its place (dropped from the
+        jaw over the far table, set off the stack, or knocked off by the open hand's
+        rise) is taken again by the same hand and set again, at most STACK_REPAIRS
+        times, if it lies flat on a table with no block on it. Whether the stack
+        stands up to ``level``. A put's aim dropped the left hand's block 13-16 cm off
+        the pad and the script stacked the others on it there (620050, 620073); the
+        last rise dragged the lower blocks and the top one fell (620052)."""
+        wrong = level
+        for repair in range(STACK_REPAIRS + 1):
+            if repair:
+                block = order[wrong]
+                if not (self.on_table(block) and not self.covered(block)
+                        and (yield from self.take(side, block))):
+                    return False
+            yield from self.put(side, order[wrong], self.support(order, wrong),
+                                last=wrong == len(order) - 1)
+            yield from self.wait(SETTLE_STEPS)
+            misplaced = [k for k in range(level + 1) if not self.placed(order, k)]
+            if not misplaced:
+                return True
+            wrong = misplaced[0]
+        return False
+
+    def support(self, order: tuple[str, ...], level: int) -> np.ndarray:
+        """The middle of the top face that ``order[level]`` goes on: the pad's, or that
+        of the block below it."""
+        return self.pad_top() if level == 0 else self.block_top(order[level - 1])
+
+    def placed(self, order: tuple[str, ...], level: int) -> bool:
+        """Whether ``order[level]`` rests on its place: flat on the pad (the lowest), or
+        on the block below as the task counts it (``on_top``), touching it."""
+        block = order[level]
+        if level == 0:
+            centre, pad = self.kin.body_pos(block), self.pad_top()
+            return (abs(float(centre[2] - pad[2]) - BLOCK_HALF) < PLACED_HEIGHT
+                    and float(np.abs(centre[:2] - pad[:2]).max()) < PAD_HALF + BLOCK_HALF)
+        below = order[level - 1]
+        rise = float(self.kin.body_pos(block)[2] - self.kin.body_pos(below)[2])
+        return self.on_top(block, below) and abs(rise - 2 * BLOCK_HALF) < PLACED_HEIGHT
+
+    def covered(self, block: str) -> bool:
+        """Whether another block lies on ``block`` (it cannot be taken from under it)."""
+        centre = self.kin.body_pos(block)
+        return any(float(np.linalg.norm(other[:2] - centre[:2])) < 2 * BLOCK_HALF
+                   and other[2] > centre[2] + BLOCK_HALF
+                   for other in (self.kin.body_pos(b) for b in BLOCKS if b != block))
 
     def on_top(self, upper: str, lower: str) -> bool:
         """Whether block ``upper`` sits on block ``lower`` as the task counts it (at least
@@ -243,7 +297,7 @@ class StackBlocks(TableTopExpert):
 
     def pad_top(self) -> np.ndarray:
         """The middle of the pad's top face."""
-        return self.kin.body_pos("pad") + PAD_TOP * UP
+        return self.kin.body_pos("pad") + PAD_HALF_THICKNESS * UP
 
     def block_top(self, block: str) -> np.ndarray:
         """The middle of a block's top face (the block is upright)."""
@@ -515,9 +569,11 @@ class StackBlocks(TableTopExpert):
         pointing down over the far table swung it 5-13 cm from one control step to the
         next and set blocks down off their support."""
         if not self.holds(side, block):
+            self.carried.pop(side, None)
             return False
         yield from self.stance_for(side, support)
         if not self.holds(side, block):
+            self.carried.pop(side, None)
             return False
         del self.carried[side]
         # the fingers stay FINGER_GAP over the support (a block held low in the jaw, or by
