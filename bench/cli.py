@@ -71,18 +71,23 @@ def _demos(args: argparse.Namespace) -> int:
         sys.stderr.flush()
 
     out = args.out or Path("runs") / "demos" / args.task
+    def given(value: int | None, default: int) -> int:
+        return default if value is None else value
+
+    episodes = given(args.episodes, demos.DEMOS_PER_TASK)
     try:
-        meta = demos.record(args.task, out, args.policy, args.episodes, args.seed_start,
-                            args.cameras, progress=progress,
-                            floating_base=args.floating_base, workers=args.workers,
-                            cap=args.cap)
+        meta = demos.record(args.task, out, args.policy, episodes,
+                            given(args.seed_start, demos.DEMO_SEED_START), args.cameras,
+                            progress=progress, floating_base=args.floating_base,
+                            workers=args.workers,
+                            cap=given(args.cap, demos.COLLECTOR_CAP_CONTROL_STEPS))
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     sys.stderr.write("\n")
     print(f"{len(meta['episodes'])} demonstrations in {out}; longest {meta['longest_env_steps']} "
           f"env steps; BUDGET_RULE gives {meta['budget_rule']}")
-    return 0 if len(meta["episodes"]) == args.episodes else 1
+    return 0 if len(meta["episodes"]) == episodes else 1
 
 
 def _selftest(args: argparse.Namespace) -> int:
@@ -123,9 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demos", help="record an expert's successful demonstrations")
     demo.add_argument("task")
     demo.add_argument("--out", type=Path, default=None, help="batch directory (runs/demos/TASK)")
-    demo.add_argument("--episodes", type=int, default=60, help="successful episodes to keep")
-    demo.add_argument("--seed-start", type=int, default=700000,
-                      help="first seed tried (outside the evaluation block 620000-620099)")
+    demo.add_argument("--episodes", type=int, default=None,
+                      help="successful episodes to keep (default: bench.demos.DEMOS_PER_TASK)")
+    demo.add_argument("--seed-start", type=int, default=None,
+                      help="first seed tried (default: bench.demos.DEMO_SEED_START, outside the "
+                           "evaluation block 620000-620099)")
     demo.add_argument("--policy", default="bench.policies.experts:expert",
                       help="module:factory (default: the task's scripted expert)")
     demo.add_argument("--cameras", action="store_true",
@@ -135,9 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "or torso-pitch command (NEEDS_COMMAND)")
     demo.add_argument("--workers", type=int, default=1,
                       help="record in this many processes (the same batch as one)")
-    demo.add_argument("--cap", type=int, default=6000,
-                      help="the collector's episode cap in control steps (6000 at least; "
-                           "for an expert whose episodes run longer)")
+    demo.add_argument("--cap", type=int, default=None,
+                      help="the collector's episode cap in control steps (default and least: "
+                           "bench.demos.COLLECTOR_CAP_CONTROL_STEPS; more for an expert whose "
+                           "episodes run longer)")
     demo.set_defaults(handler=_demos)
 
     check = sub.add_parser("selftest",

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from bench import demos
+from bench import cli, demos
 from bench.env import make
 from bench.tasks import TASKS, budgets
 from bench.tasks.budgets import DemoBudget, budget_rule
@@ -63,6 +63,20 @@ def test_the_collector_cap_can_rise_but_not_fall_below_the_protocol(tmp_path):
     steps_per_control = meta["env_config"]["demo_down_sample_rate"]
     assert meta["episode_length"] == 7000 * steps_per_control
     assert meta["episode_length"] > demos.COLLECTOR_CAP_CONTROL_STEPS * steps_per_control
+
+
+def test_bench_demos_passes_its_options_and_defaults_to_the_protocol(tmp_path, capsys):
+    """`bench demos`: an unset option takes bench.demos' constant (one demonstration at
+    the default cap records at 6000 control steps), a cap below it is refused."""
+    assert cli.main(["demos", "reach_target_single", "--cap", "100",
+                     "--out", str(tmp_path / "low")]) == 2
+    assert "use --cap" in capsys.readouterr().err
+    assert cli.main(["demos", "reach_target_single", "--episodes", "1",
+                     "--out", str(tmp_path / "one")]) == 0
+    meta = json.loads((tmp_path / "one" / "metadata.json").read_text())
+    assert meta["episode_length"] == (demos.COLLECTOR_CAP_CONTROL_STEPS
+                                      * meta["env_config"]["demo_down_sample_rate"])
+    assert [e["seed"] for e in meta["episodes"]] == [demos.DEMO_SEED_START]
 
 
 def test_loading_a_missing_batch_names_the_command(tmp_path):
