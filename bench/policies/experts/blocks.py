@@ -41,7 +41,7 @@ import mujoco
 import numpy as np
 
 from bench.policies.experts.kinematics import rot_z, rotation_error
-from bench.policies.experts.script import JOINT_STEP, KEYFRAME_ARMS, Expert
+from bench.policies.experts.script import KEYFRAME_ARMS, Expert
 from bench.policies.experts.tabletop import (
     STANCE_MIN_SPEED,
     STANCE_TOLERANCE,
@@ -199,8 +199,7 @@ class StackBlocks(TableTopExpert):
             q, error = self.kin.solve(side, pose[0] + self.offset[side], pose[1], self.arm[side])
             self.hand.pop(side, None)
             if error < AIM_SOLVED:
-                self.arm[side] = self.arm[side] + np.clip(q - self.arm[side], -JOINT_STEP,
-                                                          JOINT_STEP)
+                self.step_arm(side, q)
                 tracked[side] = pose
         super()._track()  # the other hands
         self.hand.update(tracked)
@@ -339,28 +338,29 @@ class StackBlocks(TableTopExpert):
     # ----- taking a block ------------------------------------------------------------------
 
     def solve(self, side: str, pos: np.ndarray, rot: np.ndarray,
-              clear: float | None = None) -> tuple[np.ndarray, float]:
+              clear: float | None = None) -> tuple[np.ndarray, float, float]:
         """Arm angles for a pinch pose from several starts (the arm's angles, the
-        keyframe, a forward reach and perturbations of it); the best, and its error.
-        With ``clear`` (a world height), of the solutions the first whose joint-space
-        path from the arm's angles keeps the fingers above it, else the one keeping
-        them highest: the first solution found swung the open hand 13 cm down through
-        the block it was to take and flung it off the table (620019)."""
-        best = (self.arm[side], np.inf)
-        highest = (-np.inf, best)
+        keyframe, a forward reach and perturbations of it); the best, its error, and
+        the lowest point of the fingers along the joint-space path there from the
+        arm's angles (-inf where not measured). With ``clear`` (a world height), of
+        the solutions the first whose path keeps the fingers above it, else the one
+        keeping them highest: the first solution found swung the open hand 13 cm down
+        through the block it was to take and flung it off the table (620019)."""
+        best = (self.arm[side], np.inf, -np.inf)
+        highest = best
         for start in [self.arm[side], *self.starts[side]]:
             q, error = self.kin.solve(side, pos, rot, start, iterations=60)
             if error < best[1] - 1e-4:
-                best = (q, error)
+                best = (q, error, -np.inf)
             if error < SOLVED:
                 if clear is None:
                     break
                 bottom = self.path_bottom(side, self.arm[side], q)
                 if bottom > clear:
-                    return q, error
-                if bottom > highest[0]:
-                    highest = (bottom, (q, error))
-        return best if np.isinf(highest[0]) else highest[1]
+                    return q, error, bottom
+                if bottom > highest[2]:
+                    highest = (q, error, bottom)
+        return best if np.isinf(highest[2]) else highest
 
     def grasp_pose(self, side: str, block: str) -> tuple[np.ndarray, np.ndarray, float]:
         """The pinch position and rotation that grip ``block`` from here, and the
@@ -392,8 +392,8 @@ class StackBlocks(TableTopExpert):
                 if error >= SOLVED:
                     break
                 high = pos - APPROACH * r[:, 0] + CLEARANCE * UP
-                q, high_error = self.solve(side, high, r, clear=SWING_CLEAR)
-                if high_error < SOLVED and self.path_bottom(side, self.arm[side], q) > SWING_CLEAR:
+                _, high_error, bottom = self.solve(side, high, r, clear=SWING_CLEAR)
+                if high_error < SOLVED and bottom > SWING_CLEAR:
                     return pos, r, error
         return pos, best[1], best[0]
 
@@ -414,13 +414,13 @@ class StackBlocks(TableTopExpert):
         top = max(here[2], high[2])
         for via in (np.array([here[0], here[1], top + VIA_RISE]), np.array([*here[:2], top]),
                     high + VIA_RISE * UP):
-            q_via, via_error = self.solve(side, via, rot, clear=SWING_CLEAR)
+            q_via, via_error, _ = self.solve(side, via, rot, clear=SWING_CLEAR)
             q, error = self.kin.solve(side, high, rot, q_via, iterations=100)
             if max(via_error, error) < SOLVED:
                 yield from self.joints({side: q_via}, self.joint_steps(side, q_via))
                 break
         else:
-            q, _ = self.solve(side, high, rot, clear=SWING_CLEAR)
+            q, _, _ = self.solve(side, high, rot, clear=SWING_CLEAR)
         yield from self.joints({side: q}, self.joint_steps(side, q))
         yield from self.aim(side, None, high, rot, AIM_STEPS, REACH_TOLERANCE)
         yield from self.aim(side, None, pos, rot, HOVER_STEPS, REACH_TOLERANCE)

@@ -145,7 +145,12 @@ class Expert:
         joint moving at most JOINT_STEP per control step."""
         for side, (pos, rot) in self.hand.items():
             q, _ = self.kin.solve(side, pos + self.offset[side], rot, self.arm[side])
-            self.arm[side] = self.arm[side] + np.clip(q - self.arm[side], -JOINT_STEP, JOINT_STEP)
+            self.step_arm(side, q)
+
+    def step_arm(self, side: str, q: np.ndarray) -> None:
+        """Move ``side``'s commanded arm angles toward ``q``, each joint at most
+        JOINT_STEP (one control step of tracking)."""
+        self.arm[side] = self.arm[side] + np.clip(q - self.arm[side], -JOINT_STEP, JOINT_STEP)
 
     def script(self) -> Iterator[None]:
         """The task's script; each yield is one control step."""
