@@ -1,6 +1,7 @@
-"""The stack_blocks draft expert (bench.policies.experts.blocks): its registration, the grip and
+"""The stack_blocks expert (bench.policies.experts.blocks): its registration, the grip and
 carry frames, a block gripped from above and carried off the table, a take that leaves
-the other blocks where they were, and the straight climb of a hand."""
+the other blocks where they were, the straight climb of a hand, and the check that finds
+a block off its place in the stack."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from bench.tasks.tabletop import BLOCK_HALF, BLOCKS
 SEED = 620000
 
 
-def test_stack_blocks_is_a_draft_with_a_measured_reason():
-    assert DRAFTS["stack_blocks"] is StackBlocks and "stack_blocks" not in EXPERTS
-    assert "official seeds" in PENDING["stack_blocks"]
+def test_stack_blocks_is_registered_as_its_expert():
+    assert EXPERTS["stack_blocks"] is StackBlocks
+    assert "stack_blocks" not in DRAFTS and "stack_blocks" not in PENDING
 
 
 def test_grasp_frame_points_down_with_the_jaw_across_the_faces():

@@ -686,13 +686,5 @@ class StackBlocks(TableTopExpert):
             steps = AIM_STEPS
         return rot
 
-EXPERTS: dict[str, type[Expert]] = {}
-DRAFTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
-PENDING: dict[str, str] = {
-    "stack_blocks": "draft only (bench.policies.experts:draft), below the bar: 87 of the 100 "
-                    "official seeds on the embedded default (fell 1 %, mean 6510 control "
-                    "steps, successes 5013-8117) under the budget of its 60 demonstrations "
-                    "(144500 env steps); the failures: 8 timeouts (a stack not finished or "
-                    "knocked over), 4 blocks dropped to the floor (3 from the jaw on the "
-                    "1.5 m sideways walk), 1 fall (docs/experts.md)",
-}
+
+EXPERTS: dict[str, type[Expert]] = {"stack_blocks": StackBlocks}
