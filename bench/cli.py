@@ -63,6 +63,11 @@ def _launch(args: argparse.Namespace) -> int:
         return 2
 
 
+def _given(value: int | None, default: int) -> int:
+    """An option's value, or ``default`` where it was not given (None)."""
+    return default if value is None else value
+
+
 def _demos(args: argparse.Namespace) -> int:
     from bench import demos
 
@@ -71,16 +76,13 @@ def _demos(args: argparse.Namespace) -> int:
         sys.stderr.flush()
 
     out = args.out or Path("runs") / "demos" / args.task
-    def given(value: int | None, default: int) -> int:
-        return default if value is None else value
-
-    episodes = given(args.episodes, demos.DEMOS_PER_TASK)
+    episodes = _given(args.episodes, demos.DEMOS_PER_TASK)
     try:
         meta = demos.record(args.task, out, args.policy, episodes,
-                            given(args.seed_start, demos.DEMO_SEED_START), args.cameras,
+                            _given(args.seed_start, demos.DEMO_SEED_START), args.cameras,
                             progress=progress, floating_base=args.floating_base,
                             workers=args.workers,
-                            cap=given(args.cap, demos.COLLECTOR_CAP_CONTROL_STEPS))
+                            cap=_given(args.cap, demos.COLLECTOR_CAP_CONTROL_STEPS))
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
