@@ -425,10 +425,10 @@ class StackBlocks(TableTopExpert):
         yield from self.aim(side, None, high, rot, AIM_STEPS, REACH_TOLERANCE)
         yield from self.aim(side, None, pos, rot, HOVER_STEPS, REACH_TOLERANCE)
 
-    def joint_steps(self, side: str, q: np.ndarray) -> int:
+    def joint_steps(self, side: str, q: np.ndarray, least: int = 20) -> int:
         """Control steps for a joint-space move of ``side``'s arm to ``q``: its fastest
-        joint at REACH_SPEED, at least 20."""
-        return int(max(20, np.abs(q - self.arm[side]).max() / REACH_SPEED))
+        joint at REACH_SPEED, at least ``least`` (SWING_STEPS for a carrying hand)."""
+        return int(max(least, np.abs(q - self.arm[side]).max() / REACH_SPEED))
 
     def take(self, side: str, block: str) -> Generator[None, None, bool]:
         """Grip ``block`` with ``side``'s hand and raise it to the carry pose; again (up to
@@ -517,8 +517,7 @@ class StackBlocks(TableTopExpert):
         control step, and track the pinch pose (``pos``, ``rot``) they reach from there
         (tracked, the step-wise inverse kinematics lost a far turn: the hand rose 40 cm
         off its path and flung the block)."""
-        steps = int(max(SWING_STEPS, np.abs(q - self.arm[side]).max() / REACH_SPEED))
-        yield from self.joints({side: q}, steps)
+        yield from self.joints({side: q}, self.joint_steps(side, q, SWING_STEPS))
         self.hand[side] = (pos, rot)
         self.learning = False
 
@@ -586,8 +585,7 @@ class StackBlocks(TableTopExpert):
         if error > SOLVED:  # swung to the best of no solution, the arm flung the block (620019)
             yield from self.stance_for(side, support, close=True)
             q, _, rot, _ = self.path_for(side, block, (high, hover, low))
-        steps = int(max(SWING_STEPS, np.abs(q - self.arm[side]).max() / REACH_SPEED))
-        yield from self.joints({side: q}, steps)
+        yield from self.joints({side: q}, self.joint_steps(side, q, SWING_STEPS))
         rot = yield from self.aim(side, block, hover, rot, HOVER_STEPS)
         rot = yield from self.aim(side, block, low, rot, LOWER_STEPS)
         yield from self.grip(side, 0.0, 8)
