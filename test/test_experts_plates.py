@@ -1,6 +1,7 @@
 """Plate experts (bench.policies.experts.plates): the plate geometry the expert reads
-from the world state agrees with the task's own (test_experts runs the move_plate
-expert on two seeds)."""
+from the world state agrees with the task's own, and the joint-space reach behind a
+rim picks an arm branch from which the hand can go on over the rim (test_experts runs
+both experts on two seeds)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 from bench.env import make
-from bench.policies.experts import DRAFTS, EXPERTS, PENDING, draft, expert, plates
+from bench.policies.experts import DRAFTS, EXPERTS, PENDING, expert, plates
 from bench.policies.experts.kinematics import Kinematics
 from bench.policies.oracle import env_world_state
 from bench.tasks.base import Scene
@@ -39,7 +40,7 @@ def test_slot_centres_and_rim_points_match_the_task():
     slots = rack_slots(scene, "rack_right")
     for k, slot in enumerate(slots):
         assert np.allclose(plates.slot_centre(kin, "rack_right", k), slot, atol=1e-9)
-    policy = draft("move_two_plates")
+    policy = expert("move_two_plates")
     policy.observe_world(state)
     for plate in ("plate_a", "plate_b"):
         centre = kin.body_pos(plate)
@@ -50,6 +51,33 @@ def test_slot_centres_and_rim_points_match_the_task():
         normal = kin.body_rot(plate)[:, 2]
         assert abs((top - centre) @ normal) < 1e-9
         assert top[2] > centre[2] + 0.9 * PLATE_RADIUS > low[2] + 1.8 * PLATE_RADIUS
+
+
+def test_the_reach_behind_the_rim_keeps_the_rim_within_reach():
+    # seed 620001's second pick: the pelvis 0.2 m right of the plate and the arm folded
+    # as the first place left it (angles from a trace); the stage solution nearest those
+    # angles meets the shoulder-roll limit on the way over the rim
+    env = make("move_two_plates", camera_keys=())
+    env.reset(seed=620001)
+    qpos = env_world_state(env, 620001).qpos.copy()
+    qpos[:2] = [0.0, 0.075]
+    policy = expert("move_two_plates")
+    policy.kin.set_state(qpos)
+    policy.rot = plates.APPROACH
+    over = np.array([plates.STAGE_BACK, 0.0, plates.ABOVE - plates.STAGE_RISE])
+    stage = policy.rim_top("plate_a") + plates.ABOVE * plates.UP - over
+    folded = np.array([2.0, 1.87, 1.4, -0.92, -1.45, -0.41, 0.83])
+    errors = {}
+    for then in (None, stage + over):
+        policy.arm[plates.SIDE] = folded.copy()
+        policy.hand.clear()
+        for _ in policy.joints_to(stage, 30, then=then):
+            pass
+        q = policy.arm[plates.SIDE]
+        assert policy.kin.solve(plates.SIDE, stage, plates.APPROACH, q, iterations=200)[1] < 1e-3
+        errors[then is None] = policy.kin.solve(plates.SIDE, stage + over, plates.APPROACH, q,
+                                                iterations=200)[1]
+    assert errors[False] < 1e-3 < 0.05 < errors[True]
 
 
 def test_pelvis_frame_round_trip():
