@@ -11,7 +11,7 @@ import pytest
 from bench.env import make
 from bench.policies.experts import DRAFTS, EXPERTS, PENDING, expert, plates
 from bench.policies.experts.kinematics import Kinematics
-from bench.policies.oracle import env_world_state
+from bench.policies.oracle import env_world_state, feed_world
 from bench.tasks.base import Scene
 from bench.tasks.props import PLATE_RADIUS
 from bench.tasks.tabletop import rack_slots
@@ -78,6 +78,24 @@ def test_the_reach_behind_the_rim_keeps_the_rim_within_reach():
         errors[then is None] = policy.kin.solve(plates.SIDE, stage + over, plates.APPROACH, q,
                                                 iterations=200)[1]
     assert errors[False] < 1e-3 < 0.05 < errors[True]
+
+
+def test_the_first_reach_leaves_the_other_plates_in_place():
+    # seed 620043 on the floating base: a joint-space reach from the hanging arm to the
+    # stage behind the rim swung the hand into the leftmost plate and off the rack
+    env = make("move_two_plates", camera_keys=(), controller=None)
+    policy = expert("move_two_plates")
+    try:
+        observation, _ = env.reset(seed=620043)
+        start = {plate: env.scene.pos(plate).copy() for plate in ("plate_a", "plate_b")}
+        for _ in range(150):  # the rise, the stage reach and the start of the walk
+            observation, *_ = env.step(policy(observation))
+            feed_world(policy, env_world_state(env, 620043))
+        assert policy.kin.pinch_pose(plates.SIDE)[0][2] > 0.9  # the hand did rise
+        for plate, pos in start.items():
+            assert np.linalg.norm(env.scene.pos(plate) - pos) < 0.01, plate
+    finally:
+        env.close()
 
 
 def test_pelvis_frame_round_trip():

@@ -303,7 +303,10 @@ class MoveTwoPlates(MovePlates):
 
     def pick(self, plate: str) -> Iterator[None]:
         """Raise the hand to where it will stand behind the rim, walk to the stance with
-        the arm still, come over the rim and pinch the plate."""
+        the arm still, come over the rim and pinch the plate. A hanging hand first
+        rises to the ready pose in a straight line."""
+        if self.kin.pinch_pose(SIDE)[0][2] < self.kin.body_pos("rack_left")[2] + DIVIDER_TOP:
+            yield from self.ready(SIDE)
         self.rot = APPROACH
         over = np.array([STAGE_BACK, 0.0, ABOVE - STAGE_RISE])  # the stage to over the rim
         stage = np.array([STANCE_REACH - STAGE_BACK, STANCE_ASIDE,
