@@ -448,13 +448,12 @@ class DishwasherLoadPlates(DishwasherExpert):
         hang = self.kin.body_pos(plate) - self.kin.pinch_pose("left")[0]
         above = centre + ABOVE_SLOT * UP
         yield from self.move({"left": (above - hang, rot)}, CARRY_STEPS, contact=True)
-        yield from self.settle_onto("left", plate, above, PLACE_STEPS, PLACE_TOLERANCE,
-                                    PLACE_GAIN, PLACE_LIMIT)
+        yield from self.servo("left", PLACE_TOLERANCE, PLACE_STEPS, above, plate,
+                              PLACE_GAIN, PLACE_LIMIT)
         low = centre + SLOT_CLEARANCE * UP
         yield from self.move({"left": (self.hand["left"][0] + low - above, rot)}, CARRY_STEPS,
                              contact=True)
-        yield from self.settle_onto("left", plate, low, 30, PLACE_TOLERANCE, PLACE_GAIN,
-                                    PLACE_LIMIT)
+        yield from self.servo("left", PLACE_TOLERANCE, 30, low, plate, PLACE_GAIN, PLACE_LIMIT)
         yield from self.grip("left", GRIP_RELEASE, 10)
         yield from self.wait(10)
         pos = self.hand["left"][0]

@@ -231,27 +231,22 @@ class Expert:
             yield
 
     def servo(self, side: str, tolerance: float, steps: int,
-              target: np.ndarray | None = None) -> Iterator[None]:
-        """Hold ``side``'s hand target while its offset takes TRACK_GAIN of the pinch
-        site's error from ``target`` (default: the hand's own target) per step, clamped
-        to TRACK_LIMIT, until the error is below ``tolerance`` or after ``steps``
-        control steps. Continuous learning stays as the last move left it."""
+              target: np.ndarray | None = None, body: str | None = None,
+              gain: float = TRACK_GAIN, limit: float = TRACK_LIMIT) -> Iterator[None]:
+        """Hold ``side``'s hand target while its offset takes ``gain`` of an error per
+        step, clamped to ``limit``, until the error is below ``tolerance`` or after
+        ``steps`` control steps. The error is the pinch site's from ``target`` (default:
+        the hand's own target), and continuous learning stays as the last move left it;
+        with ``body``, it is that body's position error from ``target`` (a held object
+        brought onto its place), and continuous learning is off."""
+        if body is not None:
+            self.learning = False
         for _ in range(steps):
-            goal = self.hand[side][0] if target is None else target
-            error = goal - self.kin.pinch_pose(side)[0]
-            if np.linalg.norm(error) < tolerance:
-                return
-            self.shift_offset(side, TRACK_GAIN * error, TRACK_LIMIT)
-            yield
-
-    def settle_onto(self, side: str, body: str, target: np.ndarray, steps: int,
-                    tolerance: float, gain: float, limit: float) -> Iterator[None]:
-        """Hold ``side``'s hand target while its offset takes ``gain`` of ``body``'s position
-        error from ``target`` per step (clamped to ``limit``), until the error is below
-        ``tolerance`` or after ``steps`` control steps; continuous learning stays off."""
-        self.learning = False
-        for _ in range(steps):
-            error = target - self.kin.body_pos(body)
+            if body is not None:
+                error = target - self.kin.body_pos(body)
+            else:
+                goal = self.hand[side][0] if target is None else target
+                error = goal - self.kin.pinch_pose(side)[0]
             if np.linalg.norm(error) < tolerance:
                 return
             self.shift_offset(side, gain * error, limit)
