@@ -120,6 +120,10 @@ class MovePlates(TableTopExpert):
         """The lowest point of the plate's rim."""
         return self.kin.body_pos(plate) - PLATE_RADIUS * in_plane(self.kin.body_rot(plate), UP)
 
+    def divider_top(self, rack: str = "rack_left") -> float:
+        """The height of the top of ``rack``'s dividers."""
+        return float(self.kin.body_pos(rack)[2] + DIVIDER_TOP)
+
     def holding(self, plate: str) -> bool:
         """Whether the plate is still in the hand (its centre near the pinch)."""
         distance = np.linalg.norm(self.kin.body_pos(plate) - self.kin.pinch_pose(SIDE)[0])
@@ -206,7 +210,7 @@ class MovePlates(TableTopExpert):
         """Raise the hand until the plate's lowest point is CLEARANCE above the left
         rack's dividers (the arm sags under the plate), the hand's target at most
         MAX_SAG above the pinch site."""
-        rack_top = self.kin.body_pos("rack_left")[2] + DIVIDER_TOP
+        rack_top = self.divider_top()
         for _ in range(LIFT_TRIES):
             rise = rack_top + CLEARANCE - self.lowest(plate)[2]
             pos, _ = self.commanded_pose(SIDE)
@@ -238,7 +242,7 @@ class MovePlates(TableTopExpert):
         yield from self.carry_to(plate, target, flat)
         yield from self.correct(lambda: flat(target - self.kin.body_pos(plate)), plate)
         entry = target.copy()
-        entry[2] = self.kin.body_pos("rack_right")[2] + DIVIDER_TOP + ENTRY + PLATE_RADIUS
+        entry[2] = self.divider_top("rack_right") + ENTRY + PLATE_RADIUS
         yield from self.carry_to(plate, entry)
         yield from self.correct(lambda: flat(target - self.lowest(plate)), plate)
         yield from self.carry_to(plate, target + SEAT * UP, steps=40)
@@ -298,14 +302,13 @@ class MoveTwoPlates(MovePlates):
 
     def lifted(self, plate: str) -> bool:
         """Whether the plate's lowest point is above the left rack's dividers."""
-        rack_top = self.kin.body_pos("rack_left")[2] + DIVIDER_TOP
-        return bool(self.lowest(plate)[2] > rack_top)
+        return bool(self.lowest(plate)[2] > self.divider_top())
 
     def pick(self, plate: str) -> Iterator[None]:
         """Raise the hand to where it will stand behind the rim, walk to the stance with
         the arm still, come over the rim and pinch the plate. A hanging hand first
         rises to the ready pose in a straight line."""
-        if self.kin.pinch_pose(SIDE)[0][2] < self.kin.body_pos("rack_left")[2] + DIVIDER_TOP:
+        if self.kin.pinch_pose(SIDE)[0][2] < self.divider_top():
             yield from self.ready(SIDE)
         self.rot = APPROACH
         over = np.array([STAGE_BACK, 0.0, ABOVE - STAGE_RISE])  # the stage to over the rim
