@@ -60,11 +60,12 @@ def test_the_reach_behind_the_rim_keeps_the_rim_within_reach():
     env = make("move_two_plates", camera_keys=())
     env.reset(seed=620001)
     qpos = env_world_state(env, 620001).qpos.copy()
+    env.close()
     qpos[:2] = [0.0, 0.075]
     policy = expert("move_two_plates")
     policy.kin.set_state(qpos)
     policy.rot = plates.APPROACH
-    over = np.array([plates.STAGE_BACK, 0.0, plates.ABOVE - plates.STAGE_RISE])
+    over = plates.STAGE_OVER
     stage = policy.rim_top("plate_a") + plates.ABOVE * plates.UP - over
     folded = np.array([2.0, 1.87, 1.4, -0.92, -1.45, -0.41, 0.83])
     errors = {}

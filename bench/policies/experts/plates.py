@@ -84,6 +84,8 @@ STANCE_OFF = 0.03  # m: a stance further or more aside than this is walked again
 # far right of the leftmost slot, the hand did not reach its rim on seed 620001)
 STANCE_SETTLE = 25  # control steps of standing before the stance is checked
 RETRACT = 0.15  # m, the hand after a place draws back this far at its height
+STAGE_OVER = np.array([STAGE_BACK, 0.0, ABOVE - STAGE_RISE])  # m, from the stage to the
+# jaw over the rim (where the straight move after the stage goes)
 
 
 class MovePlates(TableTopExpert):
@@ -311,16 +313,15 @@ class MoveTwoPlates(MovePlates):
         if self.kin.pinch_pose(SIDE)[0][2] < self.divider_top():
             yield from self.ready(SIDE)
         self.rot = APPROACH
-        over = np.array([STAGE_BACK, 0.0, ABOVE - STAGE_RISE])  # the stage to over the rim
         stage = np.array([STANCE_REACH - STAGE_BACK, STANCE_ASIDE,
                           self.rim_top(plate)[2] + STAGE_RISE])
         pelvis = self.kin.pelvis_pose()
         yield from self.joints_to(from_frame(pelvis, stage), 60,
-                                  then=from_frame(pelvis, stage + over))
+                                  then=from_frame(pelvis, stage + STAGE_OVER))
         yield from self.stand_at(plate)
         yield from self.grip(SIDE, JAW_OPEN, 10)
-        stage = self.rim_top(plate) + ABOVE * UP - over
-        yield from self.joints_to(stage, 30, then=stage + over)
+        stage = self.rim_top(plate) + ABOVE * UP - STAGE_OVER
+        yield from self.joints_to(stage, 30, then=stage + STAGE_OVER)
         yield from self.pinch(plate)
 
     def stand_at(self, plate: str) -> Iterator[None]:
