@@ -5,6 +5,8 @@ bridge's logic. Plain objects, no rclpy."""
 from __future__ import annotations
 
 import importlib.util
+import io
+import json
 import platform
 import sys
 import time
@@ -16,8 +18,10 @@ import pytest
 from bench.hardware import crc, lowcmd, wire
 from bench.hardware.bridge import BridgeCore
 from bench.hardware.dds import DdsLink, cyclonedds_config, latest
+from bench.hardware.mock_robot import GANTRY_S, LOWER_DAMPING, LOWER_S, MockG1
 from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
 from bench.hardware.unitree_idl import (
+    LOWCMD_TOPIC,
     GoMotorCmd,
     GoMotorCmds,
     HgLowCmd,
@@ -531,6 +535,53 @@ def test_free_running_monitor_latches_a_fall_from_the_imu(flip_cup_scene):
     assert again.fell  # latched
     monitor.reset()
     assert not monitor.update(np.array([1.0, 0, 0, 0]), np.zeros(29), np.zeros(2), 0.06).fell
+
+
+# ----- the mock robot's gantry -------------------------------------------------------------
+
+def test_mock_g1_gantry_holds_then_lowers_the_robot_onto_its_feet():
+    trace = io.StringIO()
+    link = DdsLink(230)  # loopback only; a domain no other test uses
+    robot = MockG1(link, trace=trace)
+    writer = link.writer(LOWCMD_TOPIC, HgLowCmd)
+    w = robot.world
+    base = slice(w.base_qpos, w.base_qpos + 7)
+    for _ in range(25):  # no command yet: the motors are off and the gantry holds it
+        robot.cycle()
+    # (set before each 1 ms step, so one step of gravity off it at most)
+    np.testing.assert_allclose(w.data.qpos[base], robot.stance, atol=1e-4)
+    command = lowcmd.lowcmd(lowcmd.G1_29DOF_MODE_MACHINE, c.KEYFRAME_JOINTS, c.KP, c.KD)
+    deadline = time.monotonic() + 5.0
+    while robot.lowering_at is None and time.monotonic() < deadline:
+        writer.write(command)
+        time.sleep(0.005)
+        robot.cycle()
+    assert robot.lowering_at is not None, "no stiff LowCmd_ reached the mock over loopback"
+    samples = []  # sim time, pelvis height and vertical speed, support force
+    while robot.sim_time < robot.lowering_at + LOWER_S + 0.1:
+        robot.cycle()
+        samples.append((robot.sim_time, w.data.qpos[w.base_qpos + 2],
+                        w.data.qvel[w.base_qvel + 2],
+                        w.data.xfrc_applied[robot.pelvis_body, 2]))
+    t, z, vz, support = np.array(samples).T
+    events = {e["event"]: e["t"] for e in map(json.loads, trace.getvalue().splitlines())
+              if "event" in e}
+    assert events["lowering"] == pytest.approx(events["stiff"] + GANTRY_S, abs=0.003)
+    assert events["released"] == pytest.approx(events["lowering"] + LOWER_S, abs=0.003)
+    held = t < events["lowering"]
+    np.testing.assert_allclose(z[held], robot.stance[2], atol=1e-4)
+    assert not support[held].any()
+    lowering = (t > events["lowering"] + 0.003) & (t < events["released"])  # a cycle in
+    assert support[lowering][0] == pytest.approx(robot.weight, rel=0.05)
+    # the weight carried falls linearly, plus the damper's force (from the speed one
+    # physics step earlier, hence the tolerance)
+    carried = robot.weight * (events["released"] - t[lowering]) / LOWER_S
+    np.testing.assert_allclose(support[lowering] + LOWER_DAMPING * vz[lowering], carried,
+                               atol=0.03 * robot.weight)
+    # lowered, not dropped (the keyframe's PD alone does not balance the robot, so
+    # what happens after the release is the graph test's to check, with the WBC)
+    assert vz[lowering].min() > -0.2, f"the pelvis sank at {-vz[lowering].min():.2f} m/s"
+    assert not support[t > events["released"]].any() and not w.data.xfrc_applied.any()
 
 
 # ----- the mirror of the robot ------------------------------------------------------------

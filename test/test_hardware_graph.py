@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 from bench import graph as graph_description
-from bench.hardware.mock_robot import GANTRY_S
 from bench.launcher import node_command
 
 rclpy = pytest.importorskip("rclpy", reason="the ROS 2 wheels (ros-rclpy) are not installed")
@@ -159,14 +158,13 @@ def _distance(a: dict, b: dict) -> float:
 
 
 def _released_at(lines: list[dict]) -> float | None:
-    """Sim time the mock G1 stands settled on its own: its gantry lets go GANTRY_S
-    after the first stiff command, and the robot has 1 s to settle."""
-    stiff = [line["t"] for line in lines if line.get("event") == "stiff"]
-    return stiff[0] + GANTRY_S + 1.0 if stiff else None
+    """Sim time the mock G1 stands settled on its own: 1 s after its gantry let go."""
+    released = [line["t"] for line in lines if line.get("event") == "released"]
+    return released[0] + 1.0 if released else None
 
 
 def test_mock_g1_stands_30_s_then_walks_2_m(ros_domain, tmp_path):
-    graph = MockGraph(ros_domain, tmp_path, "walk_policy:stand_32s_then_walk")
+    graph = MockGraph(ros_domain, tmp_path, "walk_policy:stand_34s_then_walk")
     try:
         assert graph.arm() == "armed"
 

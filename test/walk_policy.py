@@ -31,8 +31,8 @@ class StandThenWalk:
         return self.walk if self.steps > self.stand_steps else self.hold
 
 
-def stand_32s_then_walk(task: str) -> StandThenWalk:
-    """32 s of stance (0.5 s on the mock robot's gantry, 1 s to settle, 30 s standing,
-    and a margin), then walk."""
-    return StandThenWalk(task, stand_steps=1600)
+def stand_34s_then_walk(task: str) -> StandThenWalk:
+    """34 s of stance (1.5 s on the mock robot's gantry, held then lowered, 1 s to
+    settle, 30 s standing, and a margin), then walk."""
+    return StandThenWalk(task, stand_steps=1700)
 

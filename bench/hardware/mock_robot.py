@@ -11,7 +11,12 @@ slower when the host cannot keep up (never faster, to catch up).
 
 Like a robot on its gantry, the pelvis is held at the stance pose until the first
 stiff command (any kp > 0) and for ``gantry_s`` after it, so the bridge can arm and
-bring the joints to the controller's targets before the robot stands on its own.
+bring the joints to the controller's targets. Then the gantry lowers it onto its feet
+over ``lower_s``, as an operator lowers a real G1: the rigid hold becomes a vertical
+support force on the pelvis, damped, that falls from the robot's weight to nothing,
+so the feet take the load gradually while the controller balances a robot that can
+move (unitree_mujoco's elastic band plays the same part). Trace events ``lowering``
+and ``released`` mark the two switches.
 
 ``trace`` (a JSON-lines file) records the pelvis every 10 ms of sim time, and every
 switch between damping (no stiffness on any motor) and stiff commands, each with sim
@@ -55,8 +60,20 @@ GRIPPER_EVERY = 10  # cycles between Dex1-1 states (50 Hz; they cost more to enc
 TRACE_PERIOD = 0.01  # s of sim time between trace lines
 # The pelvis is held this long after the first stiff command: the bridge's 0.5 s ramp
 # into the controller's pose. Longer holds fight the controller (it balances a robot
-# that cannot move) and the robot lands harder on release.
+# that cannot move).
 GANTRY_S = 0.5  # s
+# Then the support falls linearly from the robot's weight to 0 over LOWER_S, with a
+# vertical damper of LOWER_DAMPING while it lasts. Dropped from the rigid hold instead,
+# the pelvis sank 8-11 cm below standing and tilted 6-10 degrees before the controller
+# caught it, and under host load a CI run fell.
+LOWER_S = 1.0  # s
+LOWER_DAMPING = 700.0  # N s/m, near critical for the robot's 35 kg on a 10 rad/s support
+# The support hangs from a harness above the pelvis, so it also rights a tilt (about the
+# robot's weight times 0.3 m per radian) and damps its rate, in proportion to the
+# weight it still carries. Without that, the robot tilted up to 10 degrees on the
+# support as the rigid hold ended.
+HARNESS_STIFFNESS = 100.0  # N m/rad
+HARNESS_DAMPING = 20.0  # N m s/rad
 GRAVITY = 9.81  # m/s^2
 # Behind the wall clock by more than MAX_LAG, it does not catch up (a burst faster than
 # real time would stretch the graph's latencies in sim time): it carries on from there
@@ -70,7 +87,7 @@ class MockG1:
 
     def __init__(self, link: DdsLink, task: str = "", seed: int = 0,
                  mode_machine: int = lc.G1_29DOF_MODE_MACHINE, gantry_s: float = GANTRY_S,
-                 trace: IO[str] | None = None):
+                 lower_s: float = LOWER_S, trace: IO[str] | None = None):
         spec, instance = scene_spec(task, None) if task else (assembly.robot_spec(), None)
         self.world = G1World(spec)
         self.world.reset_to_keyframe()
@@ -80,8 +97,11 @@ class MockG1:
         w = self.world
         self.stance = w.data.qpos[w.base_qpos:w.base_qpos + 7].copy()
         self.mode_machine = mode_machine
-        self.gantry_s = gantry_s
-        self.released_at: float | None = None  # sim time the gantry lets go
+        self.gantry_s, self.lower_s = gantry_s, lower_s
+        self.lowering_at: float | None = None  # sim time the rigid hold ends
+        self.gantry = "holding"  # then "lowering", then "released"
+        self.pelvis_body = w.model.body(c.PELVIS_BODY).id
+        self.weight = float(w.model.body_subtreemass[self.pelvis_body]) * GRAVITY  # N
         self.trace = trace
         self.link = link  # the participant lives as long as its readers and writers
         self.cmd_reader = link.reader(LOWCMD_TOPIC, HgLowCmd)
@@ -120,19 +140,41 @@ class MockG1:
                 if damping != self.damping:
                     self.damping = damping
                     self._event(event="damping" if damping else "stiff")
-                if not damping and self.released_at is None:
-                    self.released_at = self.sim_time + self.gantry_s
+                if not damping and self.lowering_at is None:
+                    self.lowering_at = self.sim_time + self.gantry_s
         for index, side in enumerate(c.GRIPPER_SIDES):
             grip = latest(self.grip_readers[side])
             if grip is not None and grip.cmds:
                 self.grippers[index] = 1.0 - np.clip(grip.cmds[0].q / lc.DEX1_OPEN_Q, 0, 1)
 
-    def _hold_on_gantry(self) -> None:
-        w = self.world
-        if self.released_at is not None and self.sim_time >= self.released_at:
+    def _gantry(self) -> None:
+        """Hold the pelvis, then lower the robot onto its feet, then nothing."""
+        w, t = self.world, self.sim_time
+        if self.gantry == "released":
             return
-        w.data.qpos[w.base_qpos:w.base_qpos + 7] = self.stance
-        w.data.qvel[w.base_qvel:w.base_qvel + 6] = 0.0
+        if self.lowering_at is None or t < self.lowering_at:
+            w.data.qpos[w.base_qpos:w.base_qpos + 7] = self.stance
+            w.data.qvel[w.base_qvel:w.base_qvel + 6] = 0.0
+            return
+        force = w.data.xfrc_applied[self.pelvis_body]
+        force[:] = 0.0
+        carried = 1.0 - (t - self.lowering_at) / self.lower_s  # share of the weight
+        if carried <= 0.0:
+            self._switch_gantry("released")
+            return
+        self._switch_gantry("lowering")
+        force[2] = carried * self.weight - LOWER_DAMPING * w.data.qvel[w.base_qvel + 2]
+        # The harness hangs from above the pelvis: it rights a tilt and damps its rate.
+        rotation = w.data.xmat[self.pelvis_body].reshape(3, 3)
+        spin = rotation @ w.data.qvel[w.base_qvel + 3:w.base_qvel + 6]  # world frame
+        spin[2] = 0.0  # a rope does not resist yaw
+        force[3:] = carried * (HARNESS_STIFFNESS * np.cross(rotation[:, 2], (0.0, 0.0, 1.0))
+                               - HARNESS_DAMPING * spin)
+
+    def _switch_gantry(self, state: str) -> None:
+        if state != self.gantry:
+            self.gantry = state
+            self._event(event=state)
 
     def _apply(self) -> None:
         w, m = self.world, self.world.model
@@ -189,7 +231,7 @@ class MockG1:
         self._take_commands()
         self._apply()
         for _ in range(PERIOD_STEPS):
-            self._hold_on_gantry()
+            self._gantry()
             mujoco.mj_step(self.world.model, self.world.data)
         self._publish()
         self._trace_pelvis()
