@@ -1,5 +1,6 @@
 """The dishwasher_load_cutlery draft (bench/policies/experts/cutlery_basket.py): its
-registration, and the grasp geometry it reads from the scene after the reset."""
+registration, the grasp geometry it reads from the scene after the reset, and the
+height it sets a leaning item down at."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bench.policies.experts.cutlery_basket import (
     MAX_YAW,
     DishwasherLoadCutlery,
 )
+from bench.tasks import dishwasher_scene as ds
 from bench.tasks.dishwasher import MUG_HEIGHT
 
 TASK = "dishwasher_load_cutlery"
@@ -62,3 +64,26 @@ def test_lower_end_is_the_lower_of_the_items_tips():
         top = expert.kin.body_pos(item) * 2 - end
         assert end[2] < top[2]
         assert np.linalg.norm(top - end) == pytest.approx(2 * cutlery_basket.HALF_LENGTH)
+
+
+@pytest.mark.parametrize("lean_deg", [0.0, 15.0, 45.0, 70.0])
+def test_set_height_lets_a_leaning_item_clear_the_rim_it_leans_across(lean_deg):
+    expert = expert_at_reset(620000)
+    lean = np.radians(lean_deg)
+    axis = np.array([0.0, -np.sin(lean), np.cos(lean)])  # leaning toward the robot (-y)
+    expert.axis = lambda item: axis  # type: ignore[method-assign]
+    basket = expert.kin.body_pos("basket")
+    floor = basket[2] + ds.BASKET_FLOOR
+    rim = basket[2] + ds.BASKET_HALF[2]
+    above = np.array([basket[0] + 0.03, basket[1] + 0.053, rim + 0.03])  # a far-row cell
+    height = expert.set_height("fork", above)
+    assert height >= floor + cutlery_basket.SET_HEIGHT - 1e-12
+    wall = above[1] - (basket[1] - ds.BASKET_HALF[1] + ds.BASKET_WALL)  # to the near wall's face
+    reach = 2 * cutlery_basket.HALF_LENGTH * np.sin(lean)  # the item's horizontal length
+    if reach <= wall:  # short of the wall: down to the floor
+        assert height == pytest.approx(floor + cutlery_basket.SET_HEIGHT)
+    else:  # over the wall by RIM_CLEAR, and no higher than that needs
+        at_wall = height + wall / np.tan(lean)
+        assert at_wall >= rim + cutlery_basket.RIM_CLEAR - 1e-9
+        assert height == pytest.approx(floor + cutlery_basket.SET_HEIGHT) or \
+            at_wall == pytest.approx(rim + cutlery_basket.RIM_CLEAR)

@@ -50,6 +50,7 @@ CRADLE_X, CRADLE_Z, CRADLE_R = 0.06, 0.016, 0.008
 BASKET_CENTRE = np.array([-0.14, -0.18])
 BASKET_HALF = np.array([0.06, 0.08, 0.06])  # m, outer half sizes (x, y, height)
 BASKET_FLOOR = 0.006  # m, the top of the basket's floor above its origin
+BASKET_WALL = 0.003  # m, half the thickness of the basket's walls and dividers
 BASKET_CELLS = np.array([(x, y) for x in (-0.03, 0.03) for y in (-0.053, 0.0, 0.053)])
 
 COUNTER_TOP = 0.86  # m
@@ -144,7 +145,7 @@ def _add_basket(tray: mujoco.MjsBody, base_top: float) -> None:
     """The cutlery basket: an open box with 6 cells (2 x 3), fixed to the bottom tray."""
     basket = tray.add_body(name="basket", pos=[*BASKET_CENTRE, base_top])
     hx, hy, h = BASKET_HALF
-    t = 0.003
+    t = BASKET_WALL
     _box(basket, "basket_bottom", [-hx, -hy, 0], [hx, hy, BASKET_FLOOR], PLASTIC, mass=0.1)
     for s in (-1, 1):
         _box(basket, None, [s * hx - t, -hy, 0], [s * hx + t, hy, h], PLASTIC, mass=0.03)
