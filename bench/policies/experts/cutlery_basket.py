@@ -146,11 +146,15 @@ class DishwasherLoadCutlery(DishwasherExpert):
         return bool(pos[0] > ds.COUNTER_X[0] and pos[2] > ds.COUNTER_TOP
                     and self.axis(item)[2] > np.cos(UPRIGHT))
 
+    def rim(self) -> float:
+        """The height of the basket's rim."""
+        return float(self.kin.body_pos("basket")[2] + ds.BASKET_HALF[2])
+
     def in_basket(self, item: str) -> bool:
         """Whether the item's lower end lies inside the basket's outline, below its rim."""
         end, basket = self.lower_end(item), self.kin.body_pos("basket")
         return bool(np.all(np.abs(end[:2] - basket[:2]) < ds.BASKET_HALF[:2])
-                    and end[2] < basket[2] + ds.BASKET_HALF[2])
+                    and end[2] < self.rim())
 
     def take(self, item: str) -> Iterator[None]:
         """Walk up to the counter with the hand raised, bring the open jaw APPROACH behind
@@ -218,8 +222,7 @@ class DishwasherLoadCutlery(DishwasherExpert):
         the first pitch that reaches it. With no such reach, the nearest miss."""
         pinch, now = self.kin.pinch_pose("left")
         centre, axis = self.kin.body_pos(item), self.axis(item)
-        basket = self.kin.body_pos("basket")
-        rim = basket[2] + ds.BASKET_HALF[2]
+        basket, rim = self.kin.body_pos("basket"), self.rim()
         extent = np.abs(ds.BASKET_CELLS).max(axis=0)
         plans = []
         for index, pitch in enumerate(DROP_PITCHES):
@@ -257,8 +260,7 @@ class DishwasherLoadCutlery(DishwasherExpert):
                    for k, d in enumerate(direction) if abs(d) > 1e-6)  # m, to that wall
         if wall >= 2 * HALF_LENGTH * across:  # the item ends short of it
             return height
-        rim = basket[2] + ds.BASKET_HALF[2] + RIM_CLEAR
-        return max(height, rim - wall * up[2] / across)
+        return max(height, self.rim() + RIM_CLEAR - wall * up[2] / across)
 
     def drop(self, item: str) -> Iterator[None]:
         """Open the jaw, let the item fall into the basket, raise the open hand."""
