@@ -22,7 +22,7 @@ import numpy as np
 
 from bench.policies.experts.kinematics import rot_x, rotation
 from bench.policies.experts.script import Expert
-from bench.policies.experts.tabletop import UP, TableTopExpert, side_sign
+from bench.policies.experts.tabletop import ROLL_START, UP, WRIST_ROLL, TableTopExpert
 from bench.tasks.props import TABLE_TOP
 from bench.tasks.tabletop import MUG_HEIGHT
 
@@ -43,9 +43,14 @@ CARRY_CLEAR = 0.04  # m, the spoon's lowest end above the rim while it is carrie
 DROP_CLEAR = 0.015  # m, the bowl's tip above the rim when the jaw lets go
 ALIGN_STEPS = 3  # corrections of the hand from the spoon's measured tip
 SETTLE_STEPS = 40  # control steps for a hand's offset to learn its sag
-TURN_STEPS = 50  # control steps for each quarter turn of the hand
+TURN_STEPS = 60  # control steps for the half turn of the wrist roll
+HANGS_DOWN = 0.7  # cosine: the spoon's axis this near pointing down needs no turn
+RAISE = 0.06  # m, the drawn spoon rises this much straight up before the hand turns level
+TURN_HEIGHT = RIM + 0.17  # m, the pinch site's height over the mug while the spoon turns
+# (the handle's end, up to 13 cm from the pinch, clears the rim)
+PRESENT_STEPS = 80  # control steps for the joint-space move to the level hand
+ALIGN_MOVE_STEPS = 30  # control steps per closed-loop correction over the mug
 SWING_STEPS = 40  # control steps for the hanging spoon to stop swinging
-PRESENT = np.array([0.34, 0.08, 1.02])  # m, pinch in the pelvis frame (y toward its side)
 
 
 class FlipCutlery(TableTopExpert):
@@ -64,8 +69,9 @@ class FlipCutlery(TableTopExpert):
                 break
             yield from self.grip(side, 0.0, 10)
             yield from self.ready(side)
-        yield from self.present(side)
-        yield from self.turn_over(side)
+        yield from self.raise_over_mug(side)
+        if self.spoon_axis()[2] > -HANGS_DOWN:
+            yield from self.turn_over(side)
         yield from self.drop_in(side)
 
     def holding(self, side: str) -> bool:
@@ -149,60 +155,66 @@ class FlipCutlery(TableTopExpert):
         yield from self.move({side: (np.array([*out[:2], max(height, out[2])]), rot)},
                              contact=True)
 
-    def present(self, side: str) -> Iterator[None]:
-        """Hold the spoon up in front of the chest (on the hand's side), the hand level
-        with its jaw horizontal: the spoon swings about the jaw axis until it stands
-        bowl up, and the pads, squeezing the bowl below its widest section, push it up
-        until they hold the handle's round section (which does not pivot)."""
-        rot = rotation(self.forward())
-        local = PRESENT * np.array([1.0, side_sign(side), 1.0])
-        yield from self.move({side: (self.body_point(local), rot)}, 80, contact=True)
+    def raise_over_mug(self, side: str) -> Iterator[None]:
+        """Raise the spoon straight up, then bring the hand (joint space) level over the
+        mug, its jaw horizontal and its wrist roll near a limit: the spoon swings about
+        the jaw axis until it stands bowl up, and the pads, squeezing the bowl below its
+        widest section, push it up until they hold the handle's round section (which
+        does not pivot)."""
+        pos, rot = self.commanded_pose(side)
+        yield from self.move({side: (pos + RAISE * UP, rot)}, 30, contact=True)
+        self.upright, self.turned = self.plan_turn(side)
+        yield from self.joints({side: self.upright}, PRESENT_STEPS)
         yield from self.wait(SWING_STEPS)
+
+    def plan_turn(self, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """The arm's angles holding the hand level over the mug (TURN_HEIGHT, jaw
+        horizontal either way up, wrist roll near either limit) and half a turn of the
+        wrist roll from there, of the pair the arm reaches best."""
+        mug = self.kin.body_pos("mug")
+        over = np.array([mug[0], mug[1], TURN_HEIGHT])
+        level = rotation(self.forward())
+        best, best_error = None, np.inf
+        for rot in (level, level @ rot_x(np.pi)):
+            for sign in (1.0, -1.0):
+                seed = self.arm[side].copy()
+                seed[WRIST_ROLL] = sign * ROLL_START
+                q_up, e_up = self.solve_near(side, over, rot, seed)
+                seed = q_up.copy()
+                seed[WRIST_ROLL] -= sign * np.pi
+                q_down, e_down = self.solve_near(side, over, rot @ rot_x(np.pi), seed)
+                if e_up + e_down < best_error:
+                    best, best_error = (q_up, q_down), e_up + e_down
+        assert best is not None  # four candidates, each error finite
+        return best
 
     def forward(self) -> np.ndarray:
         """The pelvis' heading, a horizontal unit vector."""
         yaw = self.kin.pelvis_pose()[2]
         return np.array([np.cos(yaw), np.sin(yaw), 0.0])
 
-    def body_point(self, local: np.ndarray) -> np.ndarray:
-        """A point given in the pelvis' frame (x ahead, y left, z world height)."""
-        x, y, yaw = self.kin.pelvis_pose()
-        return np.array([x + np.cos(yaw) * local[0] - np.sin(yaw) * local[1],
-                         y + np.sin(yaw) * local[0] + np.cos(yaw) * local[1], local[2]])
-
     def turn_over(self, side: str) -> Iterator[None]:
-        """Roll the hand half a turn about its pointing (two quarter turns, the way the
-        arm reaches better): the spoon turns bowl down."""
-        pos, rot = self.commanded_pose(side)
-        sign = 1.0 if self.pose_error(side, pos, rot @ rot_x(np.pi / 2)) <= \
-            self.pose_error(side, pos, rot @ rot_x(-np.pi / 2)) else -1.0
-        for quarter in (1, 2):
-            yield from self.move({side: (pos, rot @ rot_x(sign * quarter * np.pi / 2))},
-                                 TURN_STEPS, contact=True)
+        """Roll the hand half a turn about its pointing (one joint-space move of the
+        wrist roll from near one limit to near the other): the spoon hangs bowl down."""
+        yield from self.joints({side: self.turned}, TURN_STEPS)
         yield from self.wait(SWING_STEPS)
 
     def drop_in(self, side: str) -> Iterator[None]:
-        """Carry the spoon over the mug, lower it until its tip is just above the rim
-        over the mug's middle (closed loop on the measured tip), let go and draw the
-        hand back up."""
-        pos, rot = self.commanded_pose(side)
-        mug = self.kin.body_pos("mug")
-        tip = self.spoon_point(BOWL_TIP)
-        over = pos + (mug - tip) * np.array([1.0, 1.0, 0.0])
-        over[2] += max(0.0, RIM + CARRY_CLEAR - tip[2])
-        yield from self.move({side: (over, rot)}, 60, contact=True)
-        yield from self.wait(SWING_STEPS)
+        """Bring the bowl's tip DROP_CLEAR above the rim over the mug's middle (closed
+        loop on the measured tip, each correction a joint-space move to the nearest
+        solution: the rolled wrist is near its limit), let go and draw the hand up."""
         for _ in range(ALIGN_STEPS):
-            pos, rot = self.commanded_pose(side)
+            pos, rot = self.kin.pinch_at(side, self.arm[side])
             tip = self.spoon_point(BOWL_TIP)
             mug = self.kin.body_pos("mug")
             goal = np.array([mug[0], mug[1], RIM + DROP_CLEAR])
-            yield from self.move({side: (pos + goal - tip, rot)}, contact=True)
+            yield from self.joints({side: self.solve_local(side, pos + goal - tip, rot)},
+                                   ALIGN_MOVE_STEPS)
             yield from self.wait(10)
         yield from self.grip(side, 0.0, 10)
         yield from self.wait(30)
-        pos, rot = self.commanded_pose(side)
-        yield from self.move({side: (pos - 0.05 * rot[:, 0] + 0.08 * UP, rot)}, 40)
+        pos, rot = self.kin.pinch_at(side, self.arm[side])
+        yield from self.joints({side: self.solve_local(side, pos + 0.08 * UP, rot)}, 40)
         yield from self.wait(20)
 
 

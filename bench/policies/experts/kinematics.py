@@ -113,6 +113,16 @@ class Kinematics:
         yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
         return np.array([self.data.qpos[b], self.data.qpos[b + 1], yaw])
 
+    def pinch_at(self, side: str, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Position and orientation (3x3) of a hand's pinch site with its arm at ``q``
+        (the rest of the body as in the world state)."""
+        d = self._scratch
+        d.qpos[:] = self.data.qpos
+        d.qpos[self.qpos_adr[side]] = q
+        mujoco.mj_kinematics(self.model, d)
+        site = self.pinch[side]
+        return d.site_xpos[site].copy(), d.site_xmat[site].reshape(3, 3).copy()
+
     # ----- inverse kinematics ------------------------------------------------------------
 
     def solve(self, side: str, pos: np.ndarray, rot: np.ndarray | None, q0: np.ndarray,

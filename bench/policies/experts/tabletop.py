@@ -80,6 +80,28 @@ class TableTopExpert(Expert):
         yield from self.walk_to(x, point[1] - side_sign(side) * STANCE_ASIDE, 0.0,
                                 tolerance=STANCE_TOLERANCE, min_speed=STANCE_MIN_SPEED)
 
+    def solve_local(self, side: str, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
+        """Arm angles for the pose (the hand's offset added) by inverse kinematics from
+        the arm's angles alone: the nearest, or the best the arm gets there."""
+        return self.kin.solve(side, pos + self.offset[side], rot, self.arm[side],
+                              iterations=150)[0]
+
+    def solve_near(self, side: str, pos: np.ndarray, rot: np.ndarray,
+                   seed: np.ndarray) -> tuple[np.ndarray, float]:
+        """Arm angles for the pose (the hand's offset added), solved from ``seed`` and
+        perturbations of it: the first exact solution, else the one with the smallest
+        error; and that error."""
+        rng = np.random.default_rng(0)
+        best, best_error = seed, np.inf
+        for k in range(IK_STARTS):
+            start = seed + (rng.normal(0.0, IK_SPREAD, 7) if k else 0.0)
+            q, error = self.kin.solve(side, pos + self.offset[side], rot, start, iterations=150)
+            if error < best_error:
+                best, best_error = q, error
+            if error < REACHABLE:
+                break
+        return best, best_error
+
 
 class FlipCup(TableTopExpert):
     """Grip the upside-down cup across, lift it, roll the hand half a turn about its
@@ -215,28 +237,6 @@ class FlipCup(TableTopExpert):
             target = pinch - WITHDRAW / WITHDRAW_LEGS * level[:, 0] + centring
             yield from self.joints({side: self.solve_local(side, target, level)},
                                    WITHDRAW_LEG_STEPS)
-
-    def solve_local(self, side: str, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
-        """Arm angles for the pose (the hand's offset added) by inverse kinematics from
-        the arm's angles alone: the nearest, or the best the arm gets there."""
-        return self.kin.solve(side, pos + self.offset[side], rot, self.arm[side],
-                              iterations=150)[0]
-
-    def solve_near(self, side: str, pos: np.ndarray, rot: np.ndarray,
-                   seed: np.ndarray) -> tuple[np.ndarray, float]:
-        """Arm angles for the pose (the hand's offset added), solved from ``seed`` and
-        perturbations of it: the first exact solution, else the one with the smallest
-        error; and that error."""
-        rng = np.random.default_rng(0)
-        best, best_error = seed, np.inf
-        for k in range(IK_STARTS):
-            start = seed + (rng.normal(0.0, IK_SPREAD, 7) if k else 0.0)
-            q, error = self.kin.solve(side, pos + self.offset[side], rot, start, iterations=150)
-            if error < best_error:
-                best, best_error = q, error
-            if error < REACHABLE:
-                break
-        return best, best_error
 
 
 def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
