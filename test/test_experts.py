@@ -47,6 +47,31 @@ def test_inverse_kinematics_reaches_a_pose_and_a_pointing_direction():
     assert error < 1e-3 and kin.pinch_pose("left")[1][:, 0] @ rot[:, 0] > np.cos(0.01)
 
 
+def test_forward_kinematics_and_hand_distance_read_the_posed_copy():
+    kin = Kinematics("flip_cutlery")
+    home = keyframe_qpos(kin.model)
+    kin.set_state(home)
+    q = np.array([-0.6, 0.3, 0.2, 0.9, 0.2, 0.3, -0.1])  # rad
+    pos, rot = kin.pinch_at("left", q)
+    posed = home.copy()
+    posed[kin.qpos_adr["left"]] = q
+    kin.set_state(posed)
+    np.testing.assert_allclose(pos, kin.pinch_pose("left")[0], atol=1e-12)
+    np.testing.assert_allclose(rot, kin.pinch_pose("left")[1], atol=1e-12)
+    kin.set_state(home)
+    names = {kin.model.geom(g).name for g in kin.hand_geoms["left"]}
+    assert {"left_gripper_pad_a", "left_gripper_pad_b", "left_gripper_housing"} <= names
+    assert not any(name.startswith("right") for name in names)
+    # the mug (at the origin, on the floor before a reset) is far from the hanging hand
+    assert kin.distance("left", kin.arm_q("left"), "mug", horizon=0.05) == 0.05
+    # the mug moved so that its rim passes through the posed hand's pinch site
+    mug = kin.model.body("mug").jntadr[0]
+    home[kin.model.jnt_qposadr[mug]:][:3] = pos - np.array([0.045, 0.0, 0.05])
+    kin.set_state(home)
+    assert kin.distance("left", q, "mug") < 0.0
+    assert kin.distance("left", kin.arm_q("left"), "mug", horizon=0.05) == 0.05
+
+
 def test_every_benchmark_task_has_an_expert_or_a_stated_reason():
     for task in BENCHMARK_TASKS:
         assert task in EXPERTS or PENDING.get(task), task

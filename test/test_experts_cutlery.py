@@ -7,11 +7,24 @@ import numpy as np
 import pytest
 
 from bench.env import make
-from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery, draft, expert
+from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery, draft, expert, tabletop
 from bench.policies.oracle import env_world_state
 from bench.tasks.tabletop import MUG_RADIUS
 
 SEEDS = (620000, 620001, 620002)
+
+
+def at_stance(policy) -> str:
+    """Put the policy's copy of the robot where stand_before walks it for the bowl
+    (the keyframe's height and heading); returns the working hand's side."""
+    kin = policy.kin
+    bowl = policy.spoon_point(cutlery.GRIP_AT)
+    side = "left" if bowl[1] >= kin.pelvis_pose()[1] else "right"
+    qpos = kin.data.qpos.copy()
+    qpos[kin._base_qpos] = min(bowl[0] - tabletop.STANCE_REACH, tabletop.STANCE_LIMIT)
+    qpos[kin._base_qpos + 1] = bowl[1] - tabletop.side_sign(side) * tabletop.STANCE_ASIDE
+    kin.set_state(qpos)
+    return side
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +68,17 @@ def test_the_spoon_leans_on_the_rim_with_only_its_bowl_clear(settled):
 
 def test_the_grasp_closes_the_jaw_across_the_spoon(settled):
     for policy in settled:
-        side = "left" if policy.spoon_point(cutlery.GRIP_AT)[1] >= 0 else "right"
+        side = at_stance(policy)
         rot = policy.grasp_rotation(side)
         np.testing.assert_allclose(rot.T @ rot, np.eye(3), atol=1e-9)
         assert np.linalg.det(rot) == pytest.approx(1.0)
         assert abs(rot[:, 1] @ policy.spoon_axis()) < 1e-9  # jaw across the axis
-        assert rot[2, 0] < 0.0  # the hand points down onto the bowl
+        assert rot[2, 0] < 1e-9  # the hand points level or down onto the bowl
+        q_grasp, e_grasp = policy.solve(side, policy.spoon_point(cutlery.GRIP_AT), rot)
+        start = policy.spoon_point(cutlery.GRIP_AT) - cutlery.APPROACH * rot[:, 0]
+        q_start, e_start = policy.solve(side, start, rot)
+        assert max(e_grasp, e_start) < cutlery.REACH_ERROR
+        # the open hand's way in, from where the arm is, keeps off the mug and the spoon;
+        # the slide ends with the jaw 3.7 cm over the rim, at worst grazing it
+        reach, slide = policy.approach_clearance(side, q_start, q_grasp)
+        assert reach > 0.01 and slide > -0.003, (reach, slide)

@@ -4,14 +4,18 @@ over, and back in.
 The spoon settles leaning about 39 degrees on the mug's rim (the reset stands it at 10
 degrees; it slides until the rim holds it), its bowl over the rim toward the mug's
 handle, in whatever direction the mug's yaw gives; only 2 cm of handle rise above the
-rim before the bowl begins, so the hand takes the bowl: pointing forward and down, the
-jaw closing across the spoon's axis, the pinch below the bowl's widest section. It
-draws the spoon out along its axis and holds it up in front of the chest with the
-hand level: the spoon stands bowl up, and the pads, squeezing the tapering bowl, push
-it up until they hold the handle's round section. A half roll of the hand turns the
-spoon bowl down; the hand carries it over the mug, lowers it until the bowl's tip is
-just above the rim (closed loop on the measured tip) and lets go: the spoon drops bowl
-first into the mug and comes to rest leaning on its rim.
+rim before the bowl begins, so the hand takes the bowl, the jaw closing across the
+spoon's axis, the pinch below the bowl's widest section. Of the hand's pointings that
+the arm reaches, the one whose open hand keeps clearest of the mug and the spoon (the
+expert's copy of the scene, the joint-space reach sampled) is taken. It draws the
+spoon out along its axis, raises it, and brings the hand level over the mug in one
+joint-space move (the wrist roll near a limit, so that half a turn of it stays in
+range). The spoon then hangs bowl down or stands bowl up, as the grip and the swing
+leave it; bowl up, the wrist rolls half a turn. Closed loop on the measured spoon, the
+hand turns until the spoon points straight down (held bowl down, its centre of mass
+is above the jaw, and it slowly tips) and lowers it until the bowl's tip is just
+above the rim over the mug's middle, and lets go: the spoon drops bowl first into the
+mug and comes to rest leaning on its rim.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from bench.policies.experts.kinematics import rot_x, rotation
-from bench.policies.experts.script import Expert
+from bench.policies.experts.kinematics import axis_angle, rot_x, rotation
+from bench.policies.experts.script import Expert, interpolate_rotation
 from bench.policies.experts.tabletop import ROLL_START, UP, WRIST_ROLL, TableTopExpert
 from bench.tasks.props import TABLE_TOP
 from bench.tasks.tabletop import MUG_HEIGHT
@@ -32,30 +36,46 @@ BOWL_TIP = 0.114  # m along the axis: the far end of the bowl
 HANDLE_END = -0.075  # m along the axis: the far end of the handle
 RIM = TABLE_TOP + MUG_HEIGHT  # m, height of the mug's rim
 APPROACH = 0.07  # m, the open jaw starts this far back along the hand's pointing
-PITCHES = np.radians([20.0, 35.0, 50.0])  # grasp: hand this far below level
-AZIMUTHS = np.radians([0.0, -25.0, 25.0])  # grasp: about the bowl's bearing
+PITCHES = np.radians([0.0, 20.0, 35.0, 50.0, 65.0, 80.0])  # grasp: hand this far below level
+AZIMUTHS = np.radians([0.0, -30.0, 30.0, -60.0, 60.0, -90.0, 90.0])  # grasp: about the
+# bowl's bearing
+REACH_CLEAR = 0.03  # m, the open hand this far from the mug and the spoon on the way to
+# the approach's start is enough
+SLIDE_CLEAR = 0.015  # m, and this far from the mug on the slide onto the bowl
+PATH_SAMPLES = 21  # poses checked along a joint-space reach
 GRASP_ATTEMPTS = 3  # grasps tried before the expert goes on regardless
 HELD = 0.03  # m, the spoon's axis this close to the pinch site: it is held
 REACH_ERROR = 0.004  # weighted inverse-kinematics error below which a pose is reachable
 ALONG_PALM = 0.6  # cosine: the spoon may not point closer than this toward the palm
 LIFT_ALONG = 0.08  # m, first lift along the spoon's axis (out of the mug)
 CARRY_CLEAR = 0.04  # m, the spoon's lowest end above the rim while it is carried
-DROP_CLEAR = 0.015  # m, the bowl's tip above the rim when the jaw lets go
+DROP_CLEAR = 0.015  # m, the bowl's tip above the rim when the jaw lets go (or higher:)
+HOUSING_CLEAR = 0.02  # m, the hand this far from the mug on the way down (its copy: the
+# real hand sags below it)
+DROP_LEGS = 4  # joint-space legs of each move down to the drop
+DROP_RAISE = 0.01  # m, the drop point rises by this until the hand clears the mug
+DROP_RAISES = 5  # at most this often
 ALIGN_STEPS = 3  # corrections of the hand from the spoon's measured tip
 SETTLE_STEPS = 40  # control steps for a hand's offset to learn its sag
 TURN_STEPS = 60  # control steps for the half turn of the wrist roll
-HANGS_DOWN = 0.7  # cosine: the spoon's axis this near pointing down needs no turn
 RAISE = 0.06  # m, the drawn spoon rises this much straight up before the hand turns level
-TURN_HEIGHT = RIM + 0.17  # m, the pinch site's height over the mug while the spoon turns
-# (the handle's end, up to 13 cm from the pinch, clears the rim)
+OVER_YAWS = np.radians([0.0, -30.0, 30.0, -60.0, 60.0, -90.0, 90.0])  # the hand's pointing
+# over the mug, about the pelvis' heading
+DROP_SHIFTS = [np.zeros(3)] + [np.array(v) for v in ((0.03, 0.0, 0.0), (-0.03, 0.0, 0.0),
+                                                    (0.0, 0.03, 0.0), (0.0, -0.03, 0.0))]
+# m, where the planned pose must reach down to, about the drop point
+TURN_HEIGHT = RIM + 0.22  # m, the pinch site's height over the mug while the spoon turns
+# (the handle's end, up to 13 cm from the pinch, clears the rim though the hand sags)
 PRESENT_STEPS = 80  # control steps for the joint-space move to the level hand
-ALIGN_MOVE_STEPS = 30  # control steps per closed-loop correction over the mug
+ALIGN_MOVE_STEPS = 40  # control steps per closed-loop correction over the mug
+ALIGN_WAIT = 15  # control steps after each correction (the hand and the spoon settle)
+WITHDRAW_STEPS = 40  # control steps for the open hand's rise back over the mug
 SWING_STEPS = 40  # control steps for the hanging spoon to stop swinging
 
 
 class FlipCutlery(TableTopExpert):
-    """Take the spoon by its bowl, lift it out, turn it bowl down over the mug, drop it
-    in."""
+    """Take the spoon by its bowl, lift it out, turn it bowl down over the mug (the
+    module's docstring gives how), drop it in."""
 
     def script(self) -> Iterator[None]:
         bowl = self.spoon_point(GRIP_AT)
@@ -70,7 +90,7 @@ class FlipCutlery(TableTopExpert):
             yield from self.grip(side, 0.0, 10)
             yield from self.ready(side)
         yield from self.raise_over_mug(side)
-        if self.spoon_axis()[2] > -HANGS_DOWN:
+        if self.spoon_axis()[2] > 0.0:  # bowl up: turn it down
             yield from self.turn_over(side)
         yield from self.drop_in(side)
 
@@ -90,36 +110,55 @@ class FlipCutlery(TableTopExpert):
         return self.kin.body_pos("spoon") + along * self.spoon_axis()
 
     def grasp_rotation(self, side: str) -> np.ndarray:
-        """The hand's rotation for taking the bowl: pointing forward and down (azimuths
-        about the bowl's bearing from the pelvis, pitches below level), the jaw closing
-        across the spoon's axis. Of the poses the arm reaches (with the approach), the
-        one whose pointing is nearest the bowl's direction (the hand then ends nearest
-        level when the spoon hangs bowl down), keeping the spoon away from the palm."""
+        """The hand's rotation for taking the bowl: pointing about the bowl's bearing
+        from the pelvis (AZIMUTHS), level to steeply down (PITCHES), the jaw closing
+        across the spoon's axis, the spoon kept away from the palm. Of the poses the arm
+        reaches at the bowl and at the approach's start, the one whose open hand keeps
+        clearest of the mug and the spoon on the way to the approach's start, then of
+        the mug on the slide onto the bowl (each up to what is enough), then the one
+        pointing nearest the bowl's direction."""
         axis = self.spoon_axis()
         bowl = self.spoon_point(GRIP_AT)
         px, py, _ = self.kin.pelvis_pose()
         bearing = float(np.arctan2(bowl[1] - py, bowl[0] - px))
-        best, best_score = None, -np.inf
+        best, best_key = None, (-np.inf, -np.inf, -np.inf)
         for azimuth in bearing + AZIMUTHS:
             for pitch in PITCHES:
                 x = np.array([np.cos(pitch) * np.cos(azimuth), np.cos(pitch) * np.sin(azimuth),
                               -np.sin(pitch)])
                 score = float(axis @ x)
-                if abs(score) > ALONG_PALM or score <= best_score:
+                if abs(score) > ALONG_PALM:
                     continue
                 y = np.cross(x, axis)
                 y /= np.linalg.norm(y)
                 for jaw in (y, -y):
                     rot = np.column_stack([x, jaw, np.cross(x, jaw)])
-                    if self.pose_error(side, bowl, rot) < REACH_ERROR and \
-                            self.pose_error(side, bowl - APPROACH * x, rot) < REACH_ERROR:
-                        best, best_score = rot, score
-                        break
+                    q_grasp, e_grasp = self.solve(side, bowl, rot)
+                    q_start, e_start = self.solve(side, bowl - APPROACH * x, rot)
+                    if max(e_grasp, e_start) > REACH_ERROR:
+                        continue
+                    key = (*self.approach_clearance(side, q_start, q_grasp), score)
+                    if key > best_key:
+                        best, best_key = rot, key
         if best is None:  # none reached: from straight above, jaw across the spoon
             jaw = np.cross(UP, axis)
             jaw /= np.linalg.norm(jaw)
             best = np.column_stack([-UP, jaw, np.cross(-UP, jaw)])
         return best
+
+    def approach_clearance(self, side: str, q_start: np.ndarray,
+                           q_grasp: np.ndarray) -> tuple[float, float]:
+        """The open hand's least distance from the mug and the spoon on the joint-space
+        reach from the arm's angles now to the approach's start, and from the mug on the
+        slide from there to the grasp (arm angles interpolated; the expert's copy of the
+        scene), each capped at what is enough (REACH_CLEAR, SLIDE_CLEAR)."""
+        reach = [self.arm[side] + share * (q_start - self.arm[side])
+                 for share in np.linspace(0.0, 1.0, PATH_SAMPLES)]
+        slide = [q_start + share * (q_grasp - q_start) for share in (0.5, 1.0)]
+        near = min(min(self.kin.distance(side, q, "spoon"), self.kin.distance(side, q, "mug"))
+                   for q in reach)
+        return (min(near, REACH_CLEAR),
+                min(min(self.kin.distance(side, q, "mug") for q in slide), SLIDE_CLEAR))
 
     def pose_error(self, side: str, pos: np.ndarray, rot: np.ndarray) -> float:
         """Inverse kinematics' remaining error for the pinch pose (pos, rot)."""
@@ -156,66 +195,110 @@ class FlipCutlery(TableTopExpert):
                              contact=True)
 
     def raise_over_mug(self, side: str) -> Iterator[None]:
-        """Raise the spoon straight up, then bring the hand (joint space) level over the
-        mug, its jaw horizontal and its wrist roll near a limit: the spoon swings about
-        the jaw axis until it stands bowl up, and the pads, squeezing the bowl below its
-        widest section, push it up until they hold the handle's round section (which
-        does not pivot)."""
+        """Raise the spoon straight up, then bring the hand (joint space) over the mug,
+        turned so that the spoon, as it sits in the jaw now, would point straight down
+        with its tip over the mug's middle (plan_over)."""
         pos, rot = self.commanded_pose(side)
         yield from self.move({side: (pos + RAISE * UP, rot)}, 30, contact=True)
-        self.upright, self.turned = self.plan_turn(side)
-        yield from self.joints({side: self.upright}, PRESENT_STEPS)
+        self.over = self.plan_over(side)
+        yield from self.joints({side: self.over}, PRESENT_STEPS)
         yield from self.wait(SWING_STEPS)
 
-    def plan_turn(self, side: str) -> tuple[np.ndarray, np.ndarray]:
-        """The arm's angles holding the hand level over the mug (TURN_HEIGHT, jaw
-        horizontal either way up, wrist roll near either limit) and half a turn of the
-        wrist roll from there, of the pair the arm reaches best."""
+    def plan_over(self, side: str) -> np.ndarray:
+        """The arm's angles for the hand over the mug: of the hand's rotations that make
+        the spoon (its pose in the jaw as measured now) point straight down with the jaw
+        horizontal (the pointing level about the pelvis' heading, OVER_YAWS), the pinch
+        site at TURN_HEIGHT and the tip over the mug's middle, the pose whose solution
+        (from the arm's angles now and from wrist rolls near either limit) also reaches
+        down to the drop and around it (DROP_SHIFTS, room for the corrections), by the
+        least sum of errors."""
+        pinch, hand = self.kin.pinch_pose(side)
+        axis = hand.T @ self.spoon_axis()  # in the hand's frame
+        tip = hand.T @ (self.spoon_point(BOWL_TIP) - pinch)
         mug = self.kin.body_pos("mug")
-        over = np.array([mug[0], mug[1], TURN_HEIGHT])
-        level = rotation(self.forward())
-        best, best_error = None, np.inf
-        for rot in (level, level @ rot_x(np.pi)):
-            for sign in (1.0, -1.0):
+        yaw = self.kin.pelvis_pose()[2]
+        best, best_error = self.arm[side], np.inf
+        for turn_yaw in yaw + OVER_YAWS:
+            level = rotation(np.array([np.cos(turn_yaw), np.sin(turn_yaw), 0.0]))
+            # jaw either way up: the one that leaves the spoon bowl down, then straightened
+            level = level if (level @ axis)[2] <= 0.0 else level @ rot_x(np.pi)
+            rot = straighten(level @ axis) @ level
+            offset = rot @ tip
+            over = np.array([mug[0] - offset[0], mug[1] - offset[1], TURN_HEIGHT])
+            drop = np.array([*over[:2], RIM + DROP_CLEAR - offset[2]])
+            for roll in (None, ROLL_START, -ROLL_START):
                 seed = self.arm[side].copy()
-                seed[WRIST_ROLL] = sign * ROLL_START
-                q_up, e_up = self.solve_near(side, over, rot, seed)
-                seed = q_up.copy()
-                seed[WRIST_ROLL] -= sign * np.pi
-                q_down, e_down = self.solve_near(side, over, rot @ rot_x(np.pi), seed)
-                if e_up + e_down < best_error:
-                    best, best_error = (q_up, q_down), e_up + e_down
-        assert best is not None  # four candidates, each error finite
+                if roll is not None:
+                    seed[WRIST_ROLL] = roll
+                q_over, error = self.solve_near(side, over, rot, seed)
+                for shift in DROP_SHIFTS:
+                    error += self.kin.solve(side, drop + self.offset[side] + shift, rot, q_over,
+                                            iterations=150)[1]
+                if error < best_error:
+                    best, best_error = q_over, error
         return best
 
-    def forward(self) -> np.ndarray:
-        """The pelvis' heading, a horizontal unit vector."""
-        yaw = self.kin.pelvis_pose()[2]
-        return np.array([np.cos(yaw), np.sin(yaw), 0.0])
-
     def turn_over(self, side: str) -> Iterator[None]:
-        """Roll the hand half a turn about its pointing (one joint-space move of the
-        wrist roll from near one limit to near the other): the spoon hangs bowl down."""
-        yield from self.joints({side: self.turned}, TURN_STEPS)
+        """Should the spoon have swung bowl up after all, roll the hand half a turn about
+        its pointing (one joint-space move, the wrist roll taken the way its range
+        allows): the spoon hangs bowl down."""
+        pos, rot = self.kin.pinch_at(side, self.arm[side])
+        seed = self.arm[side].copy()
+        seed[WRIST_ROLL] -= np.sign(seed[WRIST_ROLL] or 1.0) * np.pi
+        self.over = self.solve_near(side, pos, rot @ rot_x(np.pi), seed)[0]
+        yield from self.joints({side: self.over}, TURN_STEPS)
         yield from self.wait(SWING_STEPS)
 
     def drop_in(self, side: str) -> Iterator[None]:
-        """Bring the bowl's tip DROP_CLEAR above the rim over the mug's middle (closed
-        loop on the measured tip, each correction a joint-space move to the nearest
-        solution: the rolled wrist is near its limit), let go and draw the hand up."""
+        """Bring the bowl's tip DROP_CLEAR above the rim over the mug's middle (higher
+        where the hand's housing, behind and below the pinch, would come within
+        HOUSING_CLEAR of the mug) and let go, then draw the hand up. Closed loop on the
+        measured spoon: each correction turns the hand about the pinch site until the
+        spoon's axis points straight down (held bowl down, the spoon's centre of mass is
+        above the jaw, and it slowly tips about the jaw's axis) and shifts it by the
+        tip's remaining error, one joint-space move to the nearest solution (the rolled
+        wrist may be near its limit)."""
         for _ in range(ALIGN_STEPS):
             pos, rot = self.kin.pinch_at(side, self.arm[side])
-            tip = self.spoon_point(BOWL_TIP)
+            pinch = self.kin.pinch_pose(side)[0]
+            upright = straighten(self.spoon_axis())
+            tip = pinch + upright @ (self.spoon_point(BOWL_TIP) - pinch)
             mug = self.kin.body_pos("mug")
             goal = np.array([mug[0], mug[1], RIM + DROP_CLEAR])
-            yield from self.joints({side: self.solve_local(side, pos + goal - tip, rot)},
-                                   ALIGN_MOVE_STEPS)
-            yield from self.wait(10)
+            yield from self.descend(side, pos + goal - tip, upright @ rot)
+            yield from self.wait(ALIGN_WAIT)
         yield from self.grip(side, 0.0, 10)
         yield from self.wait(30)
-        pos, rot = self.kin.pinch_at(side, self.arm[side])
-        yield from self.joints({side: self.solve_local(side, pos + 0.08 * UP, rot)}, 40)
+        yield from self.joints({side: self.over}, WITHDRAW_STEPS)
         yield from self.wait(20)
+
+
+    def descend(self, side: str, pos: np.ndarray, rot: np.ndarray) -> Iterator[None]:
+        """Move the hand's commanded pinch pose to (pos, rot) in DROP_LEGS joint-space
+        legs, each solved from the last (a path near the straight one), every leg's end
+        raised by DROP_RAISE (up to DROP_RAISES times, the rest of the way with it)
+        while the hand there comes within HOUSING_CLEAR of the mug."""
+        q = self.arm[side]
+        start, turn = self.kin.pinch_at(side, q)
+        lift = np.zeros(3)
+        for leg in range(1, DROP_LEGS + 1):
+            share = leg / DROP_LEGS
+            rot_leg = interpolate_rotation(turn, rot, share)
+            for _ in range(DROP_RAISES + 1):
+                target = start + share * (pos - start) + lift
+                q_leg = self.kin.solve(side, target, rot_leg, q, iterations=150)[0]
+                if self.kin.distance(side, q_leg, "mug") >= HOUSING_CLEAR or \
+                        lift[2] >= DROP_RAISES * DROP_RAISE:
+                    break
+                lift[2] += DROP_RAISE
+            q = q_leg
+            yield from self.joints({side: q}, ALIGN_MOVE_STEPS // DROP_LEGS)
+
+def straighten(axis: np.ndarray) -> np.ndarray:
+    """The least rotation that turns the unit vector ``axis`` to point straight down."""
+    turn = np.cross(axis, -UP)
+    angle = float(np.arctan2(np.linalg.norm(turn), -axis[2]))
+    return axis_angle(turn, angle) if angle > 1e-6 else np.eye(3)
 
 
 EXPERTS: dict[str, type[Expert]] = {}

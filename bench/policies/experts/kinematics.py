@@ -22,6 +22,7 @@ DAMPING = 0.03  # damped least squares lambda (m or rad)
 ROTATION_WEIGHT = 0.3  # m per rad: how much an orientation error counts against position
 MAX_STEP = 0.2  # rad, largest joint change per iteration
 LIMIT_MARGIN = 0.05  # rad kept away from each joint limit
+HAND_HORIZON = 0.1  # m, distances beyond this are not resolved (hand clearance checks)
 # The upper arm meets the torso when a shoulder rolls inward further than this (rad; the
 # left shoulder's roll is positive outward, the right one's negative outward).
 INWARD_ROLL = 0.05
@@ -49,6 +50,13 @@ def rot_z(angle: float) -> np.ndarray:
     return np.array([[cos, -sin, 0.0], [sin, cos, 0.0], [0.0, 0.0, 1.0]])
 
 
+def axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation matrix of ``angle`` (rad) about the unit vector along ``axis``."""
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    k = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
+    return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
+
+
 def rotation_error(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     """World-frame rotation vector taking ``current`` to ``target`` (3x3 matrices)."""
     q_target, q_current, q_err = np.zeros(4), np.zeros(4), np.zeros(4)
@@ -59,6 +67,15 @@ def rotation_error(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     out = np.zeros(3)
     mujoco.mju_quat2Vel(out, q_err, 1.0)
     return out
+
+
+def _below(model: mujoco.MjModel, body: int, ancestor: int) -> bool:
+    """Whether ``body`` is ``ancestor`` or in its subtree."""
+    while body > 0:
+        if body == ancestor:
+            return True
+        body = int(model.body_parentid[body])
+    return False
 
 
 class Kinematics:
@@ -79,6 +96,10 @@ class Kinematics:
         self.low["left"][1] = max(self.low["left"][1], -INWARD_ROLL)
         self.high["right"][1] = min(self.high["right"][1], INWARD_ROLL)
         self.pinch = {s: m.site(c.PINCH_SITES[s]).id for s in SIDES}
+        wrist = {s: m.joint(ARM_JOINTS[s][-3]).bodyid[0] for s in SIDES}  # wrist roll
+        self.hand_geoms = {s: [g for g in range(m.ngeom) if m.geom_contype[g]
+                               and _below(m, int(m.geom_bodyid[g]), int(wrist[s]))]
+                           for s in SIDES}
         free = m.joint(c.FREE_JOINT)
         self._base_qpos = int(free.qposadr[0])
 
@@ -122,6 +143,25 @@ class Kinematics:
         mujoco.mj_kinematics(self.model, d)
         site = self.pinch[side]
         return d.site_xpos[site].copy(), d.site_xmat[site].reshape(3, 3).copy()
+
+    def distance(self, side: str, q: np.ndarray, body: str,
+                 horizon: float = HAND_HORIZON) -> float:
+        """The least distance (m, capped at ``horizon``) between a hand's colliding
+        geoms (wrist to pads) with its arm at ``q`` and the geoms of ``body``; negative
+        when they overlap."""
+        d = self._scratch
+        d.qpos[:] = self.data.qpos
+        d.qpos[self.qpos_adr[side]] = q
+        mujoco.mj_kinematics(self.model, d)
+        others = self.body_geoms(body)
+        return min((mujoco.mj_geomDistance(self.model, d, g, o, horizon, None)
+                    for g in self.hand_geoms[side] for o in others), default=horizon)
+
+    def body_geoms(self, body: str) -> list[int]:
+        """The colliding geoms of ``body``."""
+        m = self.model
+        bid = m.body(body).id
+        return [g for g in range(m.ngeom) if m.geom_bodyid[g] == bid and m.geom_contype[g]]
 
     # ----- inverse kinematics ------------------------------------------------------------
 

@@ -239,12 +239,5 @@ class FlipCup(TableTopExpert):
                                    WITHDRAW_LEG_STEPS)
 
 
-def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
-    """Rotation matrix of ``angle`` about the unit ``axis`` (Rodrigues)."""
-    axis = np.asarray(axis, float) / np.linalg.norm(axis)
-    k = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
-    return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
-
-
 EXPERTS: dict[str, type[Expert]] = {"flip_cup": FlipCup}
 PENDING: dict[str, str] = {}
