@@ -82,3 +82,19 @@ def test_the_grasp_closes_the_jaw_across_the_spoon(settled):
         # the slide ends with the jaw 3.7 cm over the rim, at worst grazing it
         reach, slide = policy.approach_clearance(side, q_start, q_grasp)
         assert reach > 0.01 and slide > -0.003, (reach, slide)
+
+
+@pytest.mark.parametrize("axis", [(0.3, -0.5, 0.8), (-0.6, 0.2, -0.77), (0.0, 0.0, -1.0),
+                                  (1.0, 0.0, 0.0)])
+def test_straighten_turns_the_spoon_to_point_down_by_the_share_asked(axis):
+    axis = np.array(axis) / np.linalg.norm(axis)
+    down = np.array([0.0, 0.0, -1.0])
+    full = cutlery.straighten(axis)
+    np.testing.assert_allclose(full @ full.T, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(full @ axis, down, atol=1e-12)
+    tilt = np.arccos(np.clip(-axis[2], -1.0, 1.0))
+    half = cutlery.straighten(axis, 0.5) @ axis
+    assert np.arccos(np.clip(-half[2], -1.0, 1.0)) == pytest.approx(tilt / 2, abs=1e-9)
+    # the least rotation: its axis is horizontal, so the spoon's heading is kept
+    if tilt > 1e-6:
+        assert axis[0] * half[1] - axis[1] * half[0] == pytest.approx(0.0, abs=1e-12)
