@@ -21,7 +21,7 @@ mug and comes to rest leaning on its rim.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import numpy as np
 
@@ -181,10 +181,6 @@ class FlipCutlery(TableTopExpert):
         return (min(near, REACH_CLEAR),
                 min(min(self.kin.distance(side, q, "mug") for q in slide), SLIDE_CLEAR))
 
-    def pose_error(self, side: str, pos: np.ndarray, rot: np.ndarray) -> float:
-        """Inverse kinematics' remaining error for the pinch pose (pos, rot)."""
-        return self.solve(side, pos, rot)[1]
-
     def solve(self, side: str, pos: np.ndarray, rot: np.ndarray) -> tuple[np.ndarray, float]:
         """Arm angles for the pinch pose (pos, rot) from the current ones, and the error."""
         return self.kin.solve(side, pos, rot, self.arm[side], iterations=100)
@@ -297,20 +293,24 @@ class FlipCutlery(TableTopExpert):
                                        iterations=150)[1]
                 if error < REACH_ERROR:
                     break
-            for _ in itertools.chain(self.glide(side, pos + goal - tip, upright @ rot,
-                                                ALIGN_MOVE_STEPS, clear_mug=True),
-                                     self.wait(ALIGN_WAIT)):
-                yield
-                if self.tipping_over_mug():
-                    break
-            else:
-                continue
-            break
+            tipped = yield from self.until_tipping(itertools.chain(
+                self.glide(side, pos + goal - tip, upright @ rot, ALIGN_MOVE_STEPS,
+                           clear_mug=True),
+                self.wait(ALIGN_WAIT)))
+            if tipped:
+                break
         yield from self.grip(side, 0.0, 10)
         yield from self.wait(30)
         yield from self.joints({side: self.over}, WITHDRAW_STEPS)
         yield from self.wait(20)
 
+    def until_tipping(self, steps: Iterator[None]) -> Generator[None, None, bool]:
+        """Run ``steps``; stop early, returning True, once the spoon tips over the mug."""
+        for _ in steps:
+            yield
+            if self.tipping_over_mug():
+                return True
+        return False
 
     def tipping_over_mug(self) -> bool:
         """The spoon tips past LET_GO_TILT while its tip is low over the mug's opening
@@ -328,9 +328,9 @@ class FlipCutlery(TableTopExpert):
         joint-space legs over ``steps`` control steps, each solved from the last (a path
         near the straight one, which per-step tracking near the wrist's limits is not).
         ``loose``: where the arm cannot hold the rotation, a leg goes for the position
-        alone. ``clear_mug``: every leg's end is raised by DROP_RAISE (up to DROP_RAISES times,
-        the rest of the way with it) while the hand there comes within HOUSING_CLEAR of
-        the mug."""
+        alone. ``clear_mug``: every leg's end is raised by DROP_RAISE (up to DROP_RAISES
+        times, the rest of the way with it) while the hand there comes within
+        HOUSING_CLEAR of the mug."""
         q = self.arm[side]
         start, turn = self.kin.pinch_at(side, q)
         lift = np.zeros(3)

@@ -137,10 +137,7 @@ class Kinematics:
     def pinch_at(self, side: str, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Position and orientation (3x3) of a hand's pinch site with its arm at ``q``
         (the rest of the body as in the world state)."""
-        d = self._scratch
-        d.qpos[:] = self.data.qpos
-        d.qpos[self.qpos_adr[side]] = q
-        mujoco.mj_kinematics(self.model, d)
+        d = self._posed(side, q)
         site = self.pinch[side]
         return d.site_xpos[site].copy(), d.site_xmat[site].reshape(3, 3).copy()
 
@@ -149,13 +146,19 @@ class Kinematics:
         """The least distance (m, capped at ``horizon``) between a hand's colliding
         geoms (wrist to pads) with its arm at ``q`` and the geoms of ``body``; negative
         when they overlap."""
+        d = self._posed(side, q)
+        others = self.body_geoms(body)
+        return min((mujoco.mj_geomDistance(self.model, d, g, o, horizon, None)
+                    for g in self.hand_geoms[side] for o in others), default=horizon)
+
+    def _posed(self, side: str, q: np.ndarray) -> mujoco.MjData:
+        """The scratch data: the world state with ``side``'s arm at ``q``, kinematics
+        computed."""
         d = self._scratch
         d.qpos[:] = self.data.qpos
         d.qpos[self.qpos_adr[side]] = q
         mujoco.mj_kinematics(self.model, d)
-        others = self.body_geoms(body)
-        return min((mujoco.mj_geomDistance(self.model, d, g, o, horizon, None)
-                    for g in self.hand_geoms[side] for o in others), default=horizon)
+        return d
 
     def body_geoms(self, body: str) -> list[int]:
         """The colliding geoms of ``body``."""

@@ -80,12 +80,6 @@ class TableTopExpert(Expert):
         yield from self.walk_to(x, point[1] - side_sign(side) * STANCE_ASIDE, 0.0,
                                 tolerance=STANCE_TOLERANCE, min_speed=STANCE_MIN_SPEED)
 
-    def solve_local(self, side: str, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
-        """Arm angles for the pose (the hand's offset added) by inverse kinematics from
-        the arm's angles alone: the nearest, or the best the arm gets there."""
-        return self.kin.solve(side, pos + self.offset[side], rot, self.arm[side],
-                              iterations=150)[0]
-
     def solve_near(self, side: str, pos: np.ndarray, rot: np.ndarray,
                    seed: np.ndarray) -> tuple[np.ndarray, float]:
         """Arm angles for the pose (the hand's offset added), solved from ``seed`` and
@@ -237,6 +231,12 @@ class FlipCup(TableTopExpert):
             target = pinch - WITHDRAW / WITHDRAW_LEGS * level[:, 0] + centring
             yield from self.joints({side: self.solve_local(side, target, level)},
                                    WITHDRAW_LEG_STEPS)
+
+    def solve_local(self, side: str, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
+        """Arm angles for the pose (the hand's offset added) by inverse kinematics from
+        the arm's angles alone: the nearest, or the best the arm gets there."""
+        return self.kin.solve(side, pos + self.offset[side], rot, self.arm[side],
+                              iterations=150)[0]
 
 
 EXPERTS: dict[str, type[Expert]] = {"flip_cup": FlipCup}
