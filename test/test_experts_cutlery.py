@@ -1,5 +1,6 @@
-"""flip_cutlery's draft expert: the spoon as the reset leaves it (leaning on the rim,
-only its bowl clear of the mug), the grasp the draft takes of it, and its registration."""
+"""flip_cutlery's expert: the spoon as the reset leaves it (leaning on the rim, only
+its bowl clear of the mug), the hand and the grasp the expert takes it with, and its
+registration (test_experts runs it on two seeds)."""
 
 from __future__ import annotations
 
@@ -7,29 +8,31 @@ import numpy as np
 import pytest
 
 from bench.env import make
-from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery, draft, expert, tabletop
+from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery, expert, tabletop
 from bench.policies.oracle import env_world_state
 from bench.tasks.tabletop import MUG_RADIUS
 
-SEEDS = (620000, 620001, 620002)
+SEEDS = (620000, 620001, 620002, 620005)  # 620005: the one the left hand takes
 
 
 def at_stance(policy) -> str:
     """Put the policy's copy of the robot where stand_before walks it for the bowl
-    (the keyframe's height and heading); returns the working hand's side."""
+    (the keyframe's height and heading), the working hand's arm at the ready pose the
+    script raises it to first; returns that hand's side."""
     kin = policy.kin
     bowl = policy.spoon_point(cutlery.GRIP_AT)
-    side = "left" if bowl[1] >= kin.pelvis_pose()[1] else "right"
+    side = policy.working_hand()
     qpos = kin.data.qpos.copy()
     qpos[kin._base_qpos] = min(bowl[0] - tabletop.STANCE_REACH, tabletop.STANCE_LIMIT)
     qpos[kin._base_qpos + 1] = bowl[1] - tabletop.side_sign(side) * tabletop.STANCE_ASIDE
     kin.set_state(qpos)
+    policy.arm[side] = kin.solve(side, *policy.ready_pose(side), policy.arm[side])[0]
     return side
 
 
 @pytest.fixture(scope="module")
 def settled():
-    """The draft expert fed the reset world state of each seed."""
+    """The expert fed the reset world state of each seed."""
     env = make("flip_cutlery", camera_keys=())
     out = []
     try:
@@ -43,13 +46,10 @@ def settled():
     return out
 
 
-def test_flip_cutlery_is_a_draft_with_a_reason():
-    assert "flip_cutlery" not in EXPERTS
-    assert DRAFTS["flip_cutlery"] is cutlery.FlipCutlery
-    assert PENDING["flip_cutlery"] == cutlery.PENDING["flip_cutlery"]
-    assert isinstance(draft("flip_cutlery"), cutlery.FlipCutlery)
-    with pytest.raises(ValueError, match="no scripted expert for 'flip_cutlery'"):
-        expert("flip_cutlery")
+def test_flip_cutlery_is_an_expert():
+    assert EXPERTS["flip_cutlery"] is cutlery.FlipCutlery
+    assert "flip_cutlery" not in DRAFTS and "flip_cutlery" not in PENDING
+    assert isinstance(expert("flip_cutlery"), cutlery.FlipCutlery)
 
 
 def test_the_spoon_leans_on_the_rim_with_only_its_bowl_clear(settled):
@@ -64,6 +64,16 @@ def test_the_spoon_leans_on_the_rim_with_only_its_bowl_clear(settled):
         assert cutlery.RIM < bowl[2] < cutlery.RIM + 0.05
         # the bowl begins (0.066 along the axis) less than 3 cm above the rim
         assert policy.spoon_point(0.066)[2] - cutlery.RIM < 0.03
+
+
+def test_the_left_hand_takes_only_left_bowls_of_spoons_leaning_away(settled):
+    sides = {}
+    for seed, policy in zip(SEEDS, settled, strict=True):
+        bowl_left = policy.spoon_point(cutlery.GRIP_AT)[1] >= policy.kin.pelvis_pose()[1]
+        sides[seed] = (bowl_left, bool(policy.spoon_axis()[0] >= 0.0), policy.working_hand())
+    # 620001's bowl is on the left, its spoon leaning toward the robot: the right hand
+    assert sides == {620000: (False, True, "right"), 620001: (True, False, "right"),
+                     620002: (False, False, "right"), 620005: (True, True, "left")}
 
 
 def test_the_grasp_closes_the_jaw_across_the_spoon(settled):

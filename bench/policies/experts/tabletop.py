@@ -64,14 +64,16 @@ class TableTopExpert(Expert):
 
     def ready(self, *sides: str, steps: int = 50) -> Iterator[None]:
         """Raise the hands to the ready pose in front of the chest."""
+        yield from self.move({side: self.ready_pose(side) for side in sides}, steps)
+
+    def ready_pose(self, side: str) -> tuple[np.ndarray, np.ndarray]:
+        """The ready pose's pinch position and rotation in the world, for the pelvis as
+        it stands now."""
         x, y, yaw = self.kin.pelvis_pose()
-        targets = {}
-        for side in sides:
-            local = READY * np.array([1.0, side_sign(side), 1.0])
-            world = np.array([x + np.cos(yaw) * local[0] - np.sin(yaw) * local[1],
-                              y + np.sin(yaw) * local[0] + np.cos(yaw) * local[1], local[2]])
-            targets[side] = (world, LEVEL)
-        yield from self.move(targets, steps)
+        local = READY * np.array([1.0, side_sign(side), 1.0])
+        world = np.array([x + np.cos(yaw) * local[0] - np.sin(yaw) * local[1],
+                          y + np.sin(yaw) * local[0] + np.cos(yaw) * local[1], local[2]])
+        return world, LEVEL
 
     def stand_before(self, point: np.ndarray, side: str) -> Iterator[None]:
         """Walk so that ``point`` is STANCE_REACH ahead and STANCE_ASIDE toward ``side``
