@@ -57,6 +57,15 @@ def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed):
         assert x <= cutlery_basket.CUP_STANCE_LIMIT
 
 
+def test_lifted_names_the_items_whose_lower_end_rose():
+    expert = expert_at_reset(620000)
+    lows = {item: expert.lower_end(item)[2] for item in ITEMS}
+    assert expert.lifted(lows) == []  # nothing moved
+    rise = cutlery_basket.LIFTED + 0.01
+    assert expert.lifted({**lows, "fork": lows["fork"] - rise}) == ["fork"]
+    assert expert.lifted({item: low - rise for item, low in lows.items()}) == list(ITEMS)
+
+
 def test_lower_end_is_the_lower_of_the_items_tips():
     expert = expert_at_reset(620000)
     for item in ITEMS:
