@@ -197,8 +197,8 @@ class DishwasherLoadCutlery(DishwasherExpert):
         return [item for item in ITEMS if self.lower_end(item)[2] > lows[item] + LIFTED]
 
     def carry(self, item: str, both: bool = False) -> Iterator[None]:
-        """Raise the item RISE (BOTH_RISE, slower, with ``both`` items in the jaw), swing
-        it to HOLD over the counter's front, turn to face the basket
+        """Raise the item RISE (BOTH_CARRY's rise, slower, with ``both`` items in the
+        jaw), swing it to HOLD over the counter's front, turn to face the basket
         (DROP_STANCE), the hand going round with the body, then bring the item's lower end
         DROP_ABOVE over the rim above its cell (``place``: a joint-space reach, as tracked
         the hand wandered off to the left, then up to PLACE_PASSES corrections on the
