@@ -1,6 +1,6 @@
 """The dishwasher_load_cutlery draft (bench/policies/experts/cutlery_basket.py): its
-registration, the grasp geometry it reads from the scene after the reset, and the
-height it sets a leaning item down at."""
+registration, the grasp geometry it reads from the scene after the reset, its choice of
+grasp rotation, its guarded tracking and the height it sets a leaning item down at."""
 
 from __future__ import annotations
 
@@ -96,3 +96,47 @@ def test_set_height_lets_a_leaning_item_clear_the_rim_it_leans_across(lean_deg):
         assert at_wall >= rim + cutlery_basket.RIM_CLEAR - 1e-9
         assert height == pytest.approx(floor + cutlery_basket.SET_HEIGHT) or \
             at_wall == pytest.approx(rim + cutlery_basket.RIM_CLEAR)
+
+
+def test_grasp_tilt_takes_the_first_rotation_that_reaches_both_points():
+    expert = expert_at_reset(620001)
+    wanted = (cutlery_basket.GRASP_PITCHES[1], cutlery_basket.GRASP_TURNS[2])
+    nominal = expert.grasp_pose("fork")[1]
+
+    def plan(side, pos, rot):  # only the wanted rotation is within reach
+        good = np.allclose(rot, expert.grasp_pose("fork", *wanted)[1])
+        return expert.arm[side], 0.001 if good else 0.2
+    expert.plan = plan  # type: ignore[method-assign]
+    assert expert.grasp_tilt("fork") == wanted
+    assert not np.allclose(expert.grasp_pose("fork", *wanted)[1], nominal)
+
+
+def test_grasp_tilt_falls_back_to_the_nearest_miss():
+    expert = expert_at_reset(620001)
+    nearest = (cutlery_basket.GRASP_PITCHES[2], cutlery_basket.GRASP_TURNS[3])
+
+    def plan(side, pos, rot):  # nothing within reach; one rotation misses least
+        near = np.allclose(rot, expert.grasp_pose("knife", *nearest)[1])
+        return expert.arm[side], 0.01 if near else 0.3
+    expert.plan = plan  # type: ignore[method-assign]
+    assert expert.grasp_tilt("knife") == nearest
+
+
+@pytest.mark.parametrize("better", [True, False])
+def test_tracking_moves_the_arm_only_toward_a_nearer_pose(better):
+    expert = expert_at_reset(620000)
+    start = expert.arm["left"].copy()
+    solved = start + 0.3
+    solve = expert.kin.solve
+
+    def fake(side, pos, rot, q0, iterations=30):  # the present error, then the solve's
+        if iterations == 1:
+            return solve(side, pos, rot, q0, iterations=1)
+        return solved, (0.0 if better else 10.0)
+    expert.kin.solve = fake  # type: ignore[method-assign]
+    expert.hand["left"] = (expert.kin.pinch_pose("left")[0] + [0.05, 0.0, 0.0], None)
+    expert._track()
+    if better:
+        assert np.all(expert.arm["left"] > start)  # a JOINT_STEP toward the solution
+    else:
+        np.testing.assert_array_equal(expert.arm["left"], start)

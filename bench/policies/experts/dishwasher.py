@@ -358,24 +358,32 @@ class DishwasherExpert(Expert):
         local = READY * np.array([1.0, 1.0 if side == "left" else -1.0, 1.0])
         yield from self.move({side: self.world_pose((local, np.eye(3)))}, steps)
 
-    def reach(self, side: str, pos: np.ndarray, rot: np.ndarray | None, steps: int = REACH_STEPS,
-              align: bool = True) -> Iterator[None]:
-        """Put the pinch site at (pos, rot) by one inverse-kinematics solve and a
-        joint-space move, then track it. The solve starts from the arm's angles, from
+    def plan(self, side: str, pos: np.ndarray, rot: np.ndarray | None
+             ) -> tuple[np.ndarray, float]:
+        """Arm angles for the pinch site at (pos, rot) from where the body stands, and
+        their inverse-kinematics error. The solve starts from the arm's angles, from
         ARM_FORWARD and from IK_STARTS perturbations of both; of the exact solutions, the
-        one nearest the arm's angles wins (no sweep through the scene). ``align``: correct
-        the sag afterwards (not while carrying something)."""
+        one nearest the arm's angles wins (no sweep through the scene), else the nearest
+        miss."""
         rng = np.random.default_rng(0)
         forward = ARM_FORWARD * (1.0 if side == "left" else np.array([1, -1, -1, 1, -1, 1, -1]))
         current = self.arm[side]
-        best, best_cost = current, np.inf
+        best, best_cost, best_error = current, np.inf, np.inf
         for k in range(IK_STARTS):
             centre = (current, forward)[k % 2]
             start = centre + (rng.normal(0.0, IK_SPREAD, 7) if k >= 2 else 0.0)
-            q, error = self.kin.solve(side, pos + self.offset[side], rot, start, iterations=150)
+            q, error = self.kin.solve(side, pos, rot, start, iterations=150)
             cost = float(np.sum((q - current) ** 2)) + (0.0 if error < 0.003 else 100.0 * error)
             if cost < best_cost:
-                best, best_cost = q, cost
+                best, best_cost, best_error = q, cost, error
+        return best, best_error
+
+    def reach(self, side: str, pos: np.ndarray, rot: np.ndarray | None, steps: int = REACH_STEPS,
+              align: bool = True) -> Iterator[None]:
+        """Put the pinch site at (pos, rot) by one inverse-kinematics solve (``plan``)
+        and a joint-space move, then track it. ``align``: correct the sag afterwards (not
+        while carrying something)."""
+        best = self.plan(side, pos + self.offset[side], rot)[0]
         offset = self.offset[side].copy()
         self.hand.pop(side, None)  # no Cartesian tracking against the joint-space move
         yield from self.joints({side: best}, steps)
