@@ -340,8 +340,9 @@ EXPERTS: dict[str, type[Expert]] = {}
 DRAFTS: dict[str, type[Expert]] = {"dishwasher_load_cutlery": DishwasherLoadCutlery}
 PENDING: dict[str, str] = {
     "dishwasher_load_cutlery": (
-        "draft (bench.policies.experts:draft): 8 of the official seeds 620000-620009 on the "
-        "embedded default (cap raised to 6000 control steps, successes in 2688-3866, no "
-        "fall), but 6 of the 20 demonstration seeds 700000-700019: the takes miss or "
-        "knock the items out of the mug (docs/experts.md)"),
+        "draft (bench.policies.experts:draft): 22 of the first 30 official seeds "
+        "620000-620029 on the embedded default (cap raised to 6000 control steps, "
+        "successes in 2665-4819, no fall), but 6 of the 20 demonstration seeds "
+        "700000-700019: the takes miss or knock the items out of the mug "
+        "(docs/experts.md)"),
 }
