@@ -85,8 +85,8 @@ def peer(ros_domain):
         process.terminate()
         try:
             process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # SIGTERM caught mid-way through DDS shutdown
-            process.kill()  # (seen once in CI after the test itself passed)
+        except subprocess.TimeoutExpired:  # a peer that outlives SIGTERM (seen once in CI,
+            process.kill()  # after the test itself passed; why it hung was not traced)
             process.wait(timeout=10)
 
 
