@@ -13,9 +13,11 @@ evaluator) and then stops the others.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 
 from bench.graph import NodePlan, load_graph, parse_arguments, plan
 
@@ -48,11 +50,20 @@ def launch(graph_name: str, tokens: list[str], composed: bool = False) -> int:
             time.sleep(0.2)
         return processes[final].returncode
     finally:
-        for process in processes.values():
-            if process.poll() is None:
-                process.terminate()
-        for process in processes.values():
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_processes(processes.values())
+
+
+def stop_processes(processes: Iterable[subprocess.Popen], sig: int = signal.SIGTERM,
+                   timeout: float = 10.0) -> None:
+    """Send ``sig`` to every process still running, then wait for each; one that has not
+    exited ``timeout`` seconds later is killed (and reaped)."""
+    processes = list(processes)
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(sig)
+    for process in processes:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

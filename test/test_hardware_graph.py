@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from bench import graph as graph_description
-from bench.launcher import node_command
+from bench.launcher import node_command, stop_processes
 
 rclpy = pytest.importorskip("rclpy", reason="the ROS 2 wheels (ros-rclpy) are not installed")
 
@@ -131,20 +131,8 @@ class MockGraph:
 
     def stop(self) -> None:
         """SIGINT the bridge (it sends damping as it exits), then the other nodes."""
-        bridge = self.processes["g1_bridge"]
-        for process in [bridge, *self.processes.values()]:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-            if process is bridge:
-                try:
-                    bridge.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    bridge.kill()
-        for process in self.processes.values():
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_processes([self.processes["g1_bridge"]], signal.SIGINT, timeout=20)
+        stop_processes(self.processes.values(), signal.SIGINT, timeout=20)
         for log in self.logs.values():
             log.close()
 

@@ -18,6 +18,7 @@ rclpy = pytest.importorskip("rclpy", reason="the ROS 2 wheels (ros-rclpy) are no
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
 
 from bench import msg, srv  # noqa: E402
+from bench.launcher import stop_processes  # noqa: E402
 
 PEER = Path(__file__).with_name("ros_echo_peer.py")
 
@@ -81,13 +82,8 @@ def peer(ros_domain):
         assert process.stdout is not None
         assert process.stdout.readline().strip() == "ready"
         yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # a peer that outlives SIGTERM (seen once in CI,
-            process.kill()  # after the test itself passed; why it hung was not traced)
-            process.wait(timeout=10)
+    finally:  # a peer outlived SIGTERM once in CI, after its test had passed
+        stop_processes([process])
 
 
 @pytest.fixture
