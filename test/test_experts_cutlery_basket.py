@@ -10,11 +10,13 @@ from expert_states import kinematics_at_reset
 
 from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery_basket, draft
 from bench.policies.experts.cutlery_basket import (
+    CUP_STANCE_YAW,
     GRASP_PITCH,
     ITEMS,
     MAX_YAW,
     DishwasherLoadCutlery,
 )
+from bench.policies.experts.script import REACHABLE
 from bench.tasks import dishwasher_scene as ds
 from bench.tasks.dishwasher import MUG_HEIGHT
 
@@ -38,9 +40,13 @@ def test_registered_as_a_draft_with_its_reason():
     assert isinstance(draft(TASK), DishwasherLoadCutlery)
 
 
+@pytest.mark.parametrize("facing", [0.0, CUP_STANCE_YAW])
 @pytest.mark.parametrize("seed", [620000, 620001, 620002])
-def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed):
+def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed, facing):
+    """Facing the counter squarely or turned (``facing``), the hand points within
+    MAX_YAW of the way the body faces, and the stance faces that way."""
     expert = expert_at_reset(seed)
+    expert.facing = facing
     rim = expert.kin.body_pos("mug")[2] + MUG_HEIGHT / 2
     for item in ITEMS:
         grasp, rot = expert.grasp_pose(item)
@@ -48,13 +54,16 @@ def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed):
         assert np.linalg.det(rot) == pytest.approx(1.0)
         assert abs(rot[:, 1] @ expert.axis(item)) < 1e-9  # the jaw closes across the item
         assert rot[2, 0] == pytest.approx(-np.sin(GRASP_PITCH))  # pointing down
-        assert abs(np.arctan2(rot[1, 0], rot[0, 0])) <= MAX_YAW + 1e-9
+        assert abs(np.arctan2(rot[1, 0], rot[0, 0]) - facing) <= MAX_YAW + 1e-9
         lower_pad = grasp[2] - PAD_REACH * abs(rot[2, 1]) - PAD_HALF_HEIGHT * abs(rot[2, 2])
         assert lower_pad > rim, (item, lower_pad, rim)
         assert expert.standing(item)
         assert not expert.in_basket(item)
-        x, _ = expert.stance(item)
+        x, y, yaw = expert.stance(item)
         assert x <= cutlery_basket.CUP_STANCE_LIMIT
+        assert yaw == facing
+        if facing:
+            assert y >= cutlery_basket.FAR_RIGHT_LIMIT
 
 
 def test_lifted_names_the_items_whose_lower_end_rose():
@@ -100,7 +109,7 @@ def test_set_height_lets_a_leaning_item_clear_the_rim_it_leans_across(lean_deg):
 
 def test_grasp_tilt_takes_the_first_rotation_that_reaches_both_points():
     expert = expert_at_reset(620001)
-    wanted = (cutlery_basket.GRASP_PITCHES[1], cutlery_basket.GRASP_TURNS[2])
+    wanted = expert.grasp_candidates("fork")[4]
     nominal = expert.grasp_pose("fork")[1]
 
     def plan(side, pos, rot):  # only the wanted rotation is within reach
@@ -113,7 +122,7 @@ def test_grasp_tilt_takes_the_first_rotation_that_reaches_both_points():
 
 def test_grasp_tilt_falls_back_to_the_nearest_miss():
     expert = expert_at_reset(620001)
-    nearest = (cutlery_basket.GRASP_PITCHES[2], cutlery_basket.GRASP_TURNS[3])
+    nearest = expert.grasp_candidates("knife")[8]
 
     def plan(side, pos, rot):  # nothing within reach; one rotation misses least
         near = np.allclose(rot, expert.grasp_pose("knife", *nearest)[1])
@@ -140,3 +149,59 @@ def test_tracking_moves_the_arm_only_toward_a_nearer_pose(better):
         assert np.all(expert.arm["left"] > start)  # a JOINT_STEP toward the solution
     else:
         np.testing.assert_array_equal(expert.arm["left"], start)
+
+
+def _planned_in_order():
+    """A fake ``plan`` that reaches every rotation exactly, with arm angles that number
+    the rotation in the order ``grasp_tilt`` tries them (two plans each)."""
+    calls = []
+
+    def plan(side, pos, rot):
+        calls.append(pos)
+        return np.full(7, float((len(calls) - 1) // 2)), 0.001
+    return plan
+
+
+def test_grasp_candidates_are_distinct_and_start_with_the_nominal_rotation():
+    expert = expert_at_reset(620046)
+    for item in ITEMS:
+        candidates = expert.grasp_candidates(item)
+        assert candidates[0] == (GRASP_PITCH, 0.0)
+        rotations = [expert.grasp_pose(item, *c)[1] for c in candidates]
+        assert all(not np.allclose(a, b) for k, a in enumerate(rotations)
+                   for b in rotations[:k])
+        assert len(candidates) >= 3 * 5  # at least five distinct turns at every pitch
+
+
+@pytest.mark.parametrize("clear_index, expected_index", [(4, 4), (None, 7)])
+def test_grasp_tilt_passes_over_rotations_whose_reach_crowds_the_mug(clear_index,
+                                                                     expected_index):
+    """Every rotation within reach: the first whose reach keeps REACH_CLEAR wins; with
+    none clear, the one with the most clearance."""
+    expert = expert_at_reset(620046)
+    expert.plan = _planned_in_order()  # type: ignore[method-assign]
+
+    def clearance(q):
+        index = int(q[0])
+        if index == clear_index:
+            return cutlery_basket.REACH_CLEAR
+        return 0.03 if index == 7 else 0.01
+    expert.reach_clearance = clearance  # type: ignore[method-assign]
+    assert expert.grasp_tilt("fork") == expert.grasp_candidates("fork")[expected_index]
+
+
+def test_reach_clearance_sees_a_reach_through_the_mug():
+    """The resting arm is clear of the mug (the check is capped at REACH_CLEAR); with
+    the mug moved to where a reach ends, that reach is not."""
+    expert = expert_at_reset(620046)
+    assert expert.reach_clearance(expert.arm["left"]) == cutlery_basket.REACH_CLEAR
+    end = expert.world_pose((np.array([0.30, 0.20, 1.0]), None))[0]
+    q, error = expert.plan("left", end, None)
+    assert error < REACHABLE
+    assert expert.reach_clearance(q) == cutlery_basket.REACH_CLEAR  # the mug far away
+    model = expert.kin.model
+    address = model.jnt_qposadr[model.body("mug").jntadr[0]]
+    qpos = expert.kin.data.qpos.copy()
+    qpos[address:address + 3] = end
+    expert.kin.set_state(qpos)
+    assert expert.reach_clearance(q) < 0.0  # the hand ends inside the mug's wall

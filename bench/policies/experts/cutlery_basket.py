@@ -21,7 +21,10 @@ sets the item's lower end into the basket's corner cell opposite the way the hel
 leans, so that it leans across the basket (``place``, ``set_height``), and lets go. The
 per-step tracking moves an arm only toward angles that bring its hand nearer the target
 (``_track``). The item whose grasp point is nearer (the smaller x) goes first; an item
-not lifted is taken again while it still stands in the mug (up to TRIES takes). When the
+not lifted is taken again while it still stands in the mug (up to TRIES takes, and
+ROUNDS rounds over both items). The reach to the approach's start keeps the open hand
+REACH_CLEAR from the mug and the items where a grasp rotation allows (``grasp_tilt``),
+and a far item is taken from a stance turned to the right (``stance``). When the
 jaw closes on both items at once, the pair is carried and dropped together, raised
 higher and swung slower (BOTH_CARRY).
 """
@@ -35,6 +38,8 @@ import numpy as np
 from bench.policies.experts.dishwasher import (
     CUP_ASIDE,
     CUP_STANCE_LIMIT,
+    CUP_STANCE_YAW,
+    FAR_RIGHT_LIMIT,
     GRIP_CLOSED,
     HIGH_READY,
     MIN_WALK,
@@ -63,11 +68,23 @@ MAX_YAW = np.radians(45)  # the hand points at most this far off forward (the le
 # unreachable rotation, the per-step tracking traded position for rotation and the hand
 # wandered 15 cm off the item (seed 620001, a 0.17 miss at the approach's start).
 GRASP_PITCHES = np.radians([30.0, 45.0, 15.0])
-GRASP_TURNS = np.radians([0.0, -15.0, 15.0, -30.0, 30.0])
+GRASP_TURNS = np.radians([0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0, -60.0, 60.0, -90.0, 90.0])
+# (beyond 30 degrees the hand rolls to keep the jaw square to the item: for an item
+# leaning far to the left the lean's own yaw is clipped at MAX_YAW, and on 620046 none
+# of the rotations within 30 degrees of it was in reach)
 JAW_OPEN = 0.3  # closure while the jaw comes on: 5.3 cm between the pads
 STANCE_AHEAD = 0.42  # m, grasp point ahead of the pelvis (when the counter lets it): at
 # 0.50 (a cup's) the hand, 1.0 m high, sagged 4.5 cm and stopped 2.7 cm short (620000)
+TURNED_BEYOND = 0.70  # m, an item whose grasp point lies beyond this x is taken from the
+# turned stance (the pelvis CUP_STANCE_YAW to the right, the left shoulder leading): facing
+# the counter squarely, 3 of the 11 takes of an item whose lower end stood beyond x 0.67
+# lifted it, against 37 of 58 nearer (620030-620059), the reach ending 5-10 cm short
 APPROACH = 0.10  # m, the open jaw starts this far behind the grasp
+REACH_CLEAR = 0.04  # m, the open hand passes at least this far from the mug and the items
+# on the joint-space reach to the approach's start (where a grasp rotation lets it): that
+# reach swept the hand through the mug and knocked it and both items over (620046,
+# 620049); the body sways a few centimetres during it, hence the margin
+PATH_SAMPLES = 16  # arm poses checked along that reach
 PULL = 0.16  # m, the hand draws the item out this far along its axis (its lower end
 # starts 8 cm below the mug's rim)
 LIFTED = 0.05  # m, an item whose lower end rose this much counts as taken
@@ -101,7 +118,10 @@ PLACE_PASSES = 3  # corrections of the hand on the lower end's measured position
 DROP_PITCHES = np.radians([20.0, 0.0, 40.0])  # the hand points this far down over the
 # basket, in this order of preference (how low the item's lower end hangs below the hand
 # turns with it)
-TRIES = 3  # takes of an item
+TRIES = 3  # takes of an item in one round
+ROUNDS = 2  # rounds over the items: an item still standing in the mug after its takes is
+# taken again after the other (620036: three takes of the far fork missed, then the knife
+# went into the basket, and the fork was never tried again)
 UPRIGHT = np.radians(50)  # an item leaning further than this has fallen out of the mug
 WITHDRAW = 0.08  # m, the open hand rises this far off the dropped item
 
@@ -110,24 +130,35 @@ class DishwasherLoadCutlery(DishwasherExpert):
     """Take the knife and the fork out of the mug with the left hand, one at a time, and
     drop each into the cutlery basket."""
 
+    def reset(self) -> None:
+        super().reset()
+        self.facing = 0.0  # rad, the pelvis's yaw for the present take (``stance``)
+
     def script(self) -> Iterator[None]:
         yield from self.ready()
         yield from self.reach("right", *self.world_pose((RIGHT_TUCK, np.eye(3))), align=False)
         self.hand.pop("right")  # the right arm keeps these angles from now on
-        for item in sorted(ITEMS, key=lambda i: self.grasp_pose(i)[0][0]):
-            for _ in range(TRIES):
-                if self.in_basket(item) or not self.standing(item):
-                    break  # loaded, or fallen (a lying item's plate is not across y)
-                lows = {i: self.lower_end(i)[2] for i in ITEMS}
-                yield from self.take(item)
-                lifted = self.lifted(lows)
-                if item in lifted:
-                    yield from self.carry(item, both=len(lifted) == len(ITEMS))
-                    yield from self.drop(item)
-                else:  # missed: open, raise, try again
-                    yield from self.grip("left", JAW_OPEN, 5)
-                    pos, rot = self.commanded_pose("left")
-                    yield from self.move({"left": (pos - APPROACH * rot[:, 0], rot)}, 20)
+        for _ in range(ROUNDS):
+            for item in sorted(ITEMS, key=lambda i: self.grasp_pose(i)[0][0]):
+                yield from self.load(item)
+
+    def load(self, item: str) -> Iterator[None]:
+        """Take the item, carry it to the basket and drop it in, up to TRIES takes; not
+        once it is in the basket or has fallen out of the mug (a lying item's plate is not
+        across the jaw)."""
+        for _ in range(TRIES):
+            if self.in_basket(item) or not self.standing(item):
+                return
+            lows = {i: self.lower_end(i)[2] for i in ITEMS}
+            yield from self.take(item)
+            lifted = self.lifted(lows)
+            if item in lifted:
+                yield from self.carry(item, both=len(lifted) == len(ITEMS))
+                yield from self.drop(item)
+            else:  # missed: open, raise, try again
+                yield from self.grip("left", JAW_OPEN, 5)
+                pos, rot = self.commanded_pose("left")
+                yield from self.move({"left": (pos - APPROACH * rot[:, 0], rot)}, 20)
 
     def _track(self) -> None:
         """The shared per-step tracking, moving the arm only toward angles that bring the
@@ -157,14 +188,15 @@ class DishwasherLoadCutlery(DishwasherExpert):
                    ) -> tuple[np.ndarray, np.ndarray]:
         """The pinch site's grasp point on the item (GRASP_AT up its axis) and the hand's
         rotation there: pointing ``pitch`` down, along the item's lean (either way,
-        whichever is nearer forward) turned by ``turn`` about the vertical, at most
-        MAX_YAW off forward, the jaw closing square to the item's axis. The plate's face
-        may look anywhere about the axis: the closing pads turn the item about its axis
-        in the mug until the plate lies flat between them (or hold it by its edges)."""
+        whichever is nearer the way the body faces for the take, ``facing``) turned by
+        ``turn`` about the vertical, at most MAX_YAW off that way, the jaw closing square
+        to the item's axis. The plate's face may look anywhere about the axis: the
+        closing pads turn the item about its axis in the mug until the plate lies flat
+        between them (or hold it by its edges)."""
         axis = self.axis(item)
-        lean = float(np.arctan2(axis[1], axis[0]))
+        lean = float(np.arctan2(axis[1], axis[0])) - self.facing
         yaw = min((lean, lean - np.pi, lean + np.pi), key=abs)
-        yaw = float(np.clip(yaw + turn, -MAX_YAW, MAX_YAW))
+        yaw = self.facing + float(np.clip(yaw + turn, -MAX_YAW, MAX_YAW))
         ahead = pointing(pitch, yaw)
         across = np.cross(ahead, axis)
         across /= np.linalg.norm(across)
@@ -173,21 +205,49 @@ class DishwasherLoadCutlery(DishwasherExpert):
         grasp = self.kin.body_pos(item) + GRASP_AT * axis
         return grasp, np.column_stack([ahead, across, np.cross(ahead, across)])
 
-    def grasp_tilt(self, item: str) -> tuple[float, float]:
-        """The pitch and turn (``grasp_pose``) nearest the nominal ones, GRASP_PITCHES
-        and GRASP_TURNS in order, with which the hand reaches both the approach's start
-        and the grasp from where the body stands; with none, the nearest miss."""
-        misses = []
+    def grasp_candidates(self, item: str) -> list[tuple[float, float]]:
+        """The grasp pitches and turns ``grasp_tilt`` tries, in its order: GRASP_TURNS,
+        each with GRASP_PITCHES, leaving out those whose rotation (MAX_YAW clips the
+        yaw) repeats an earlier one."""
+        candidates: list[tuple[float, float]] = []
+        rotations: list[np.ndarray] = []
         for turn in GRASP_TURNS:
             for pitch in GRASP_PITCHES:
-                grasp, rot = self.grasp_pose(item, pitch, turn)
-                error = max(self.plan("left", point, rot)[1]
-                            for point in (grasp - APPROACH * rot[:, 0], grasp))
-                if error < REACHABLE:
-                    return pitch, turn
+                rot = self.grasp_pose(item, pitch, turn)[1]
+                if not any(np.allclose(rot, seen) for seen in rotations):
+                    rotations.append(rot)
+                    candidates.append((float(pitch), float(turn)))
+        return candidates
+
+    def grasp_tilt(self, item: str) -> tuple[float, float]:
+        """The first of ``grasp_candidates`` with which the hand reaches both the
+        approach's start and the grasp from where the body stands, on a reach that
+        passes REACH_CLEAR from the mug and the items; failing that, the reachable one
+        with the most clearance; with none reachable, the nearest miss."""
+        misses, crowded = [], []
+        for pitch, turn in self.grasp_candidates(item):
+            grasp, rot = self.grasp_pose(item, pitch, turn)
+            q_start, start_error = self.plan("left", grasp - APPROACH * rot[:, 0], rot)
+            error = max(start_error, self.plan("left", grasp, rot)[1])
+            if error >= REACHABLE:
                 misses.append((error, pitch, turn))
-        _, pitch, turn = min(misses)
+                continue
+            clearance = self.reach_clearance(q_start)
+            if clearance >= REACH_CLEAR:
+                return pitch, turn
+            crowded.append((-clearance, pitch, turn))
+        _, pitch, turn = min(crowded or misses)
         return pitch, turn
+
+    def reach_clearance(self, q: np.ndarray) -> float:
+        """The left hand's least distance from the mug and the items on the joint-space
+        reach from the arm's commanded angles to ``q`` (PATH_SAMPLES poses, the body as
+        it stands; capped at REACH_CLEAR)."""
+        start = self.arm["left"]
+        return min(min(self.kin.distance("left", start + share * (q - start), body,
+                                         horizon=REACH_CLEAR)
+                       for body in ("mug", *ITEMS))
+                   for share in np.linspace(0.0, 1.0, PATH_SAMPLES))
 
     def standing(self, item: str) -> bool:
         """Whether the item still stands over the counter, within UPRIGHT of vertical (in
@@ -207,11 +267,16 @@ class DishwasherLoadCutlery(DishwasherExpert):
                     and end[2] < self.rim())
 
     def take(self, item: str) -> Iterator[None]:
-        """Walk up to the counter with the hand raised, bring the open jaw APPROACH behind
-        the item's plate, slide it on, close and draw the item out along its axis."""
+        """Walk up to the counter with the hand raised (turned, ``stance``, for a grasp
+        point beyond TURNED_BEYOND), bring the open jaw APPROACH behind the item's plate,
+        slide it on, close and draw the item out along its axis."""
+        self.facing = 0.0  # the grasp point as seen squarely decides
+        if self.grasp_pose(item)[0][0] > TURNED_BEYOND:
+            self.facing = CUP_STANCE_YAW
         yield from self.reach("left", *self.world_pose((HIGH_READY, np.eye(3))), align=False)
-        if abs(self.kin.pelvis_pose()[2]) > TURN_TOLERANCE[1]:  # back from the basket
-            yield from self.walk_to(*self.stance(item), 0.0, tolerance=TURN_TOLERANCE,
+        turn = self.facing - self.kin.pelvis_pose()[2]
+        if abs(np.arctan2(np.sin(turn), np.cos(turn))) > TURN_TOLERANCE[1]:  # from the basket
+            yield from self.walk_to(*self.stance(item), tolerance=TURN_TOLERANCE,
                                     min_speed=MIN_WALK)
         yield from self.walk_near(*self.stance(item))
         yield from self.grip("left", JAW_OPEN, 5)
@@ -228,11 +293,16 @@ class DishwasherLoadCutlery(DishwasherExpert):
         yield from self.move({"left": (self.hand["left"][0] + PULL * self.axis(item), rot)}, 40,
                              contact=True)
 
-    def stance(self, item: str) -> tuple[float, float]:
-        """Pelvis x, y for taking ``item``: its grasp point STANCE_AHEAD ahead (as close
-        to the counter as the feet allow) and CUP_ASIDE to the left."""
+    def stance(self, item: str) -> tuple[float, float, float]:
+        """Pelvis x, y and yaw for taking ``item``: its grasp point STANCE_AHEAD ahead (as
+        close to the counter as the feet allow) and CUP_ASIDE to the left, facing
+        ``facing`` (turned: no further right than FAR_RIGHT_LIMIT, where the right foot
+        meets the drawer's handle)."""
         grasp = self.grasp_pose(item)[0]
-        return min(grasp[0] - STANCE_AHEAD, CUP_STANCE_LIMIT), grasp[1] - CUP_ASIDE
+        y = grasp[1] - CUP_ASIDE
+        if self.facing:
+            y = max(y, FAR_RIGHT_LIMIT)
+        return min(grasp[0] - STANCE_AHEAD, CUP_STANCE_LIMIT), y, self.facing
 
     def lifted(self, lows: dict[str, float]) -> list[str]:
         """The items whose lower end rose more than LIFTED above its height in ``lows``."""
