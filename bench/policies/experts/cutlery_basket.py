@@ -23,9 +23,8 @@ per-step tracking moves an arm only toward angles that bring its hand nearer the
 (``_track``). The item whose grasp point is nearer (the smaller x) goes first; an item
 not lifted is taken again while it still stands in the mug (up to TRIES takes, and
 ROUNDS rounds over both items). The reach to the approach's start keeps the open hand
-REACH_CLEAR from the mug and the items where a grasp rotation allows (``grasp_tilt``),
-and a far item is taken from a stance turned to the right (``stance``). When the
-jaw closes on both items at once, the pair is carried and dropped together, raised
+REACH_CLEAR from the mug and the items where a grasp rotation allows (``grasp_tilt``).
+When the jaw closes on both items at once, the pair is carried and dropped together, raised
 higher and swung slower (BOTH_CARRY).
 """
 
@@ -38,8 +37,6 @@ import numpy as np
 from bench.policies.experts.dishwasher import (
     CUP_ASIDE,
     CUP_STANCE_LIMIT,
-    CUP_STANCE_YAW,
-    FAR_RIGHT_LIMIT,
     GRIP_CLOSED,
     HIGH_READY,
     MIN_WALK,
@@ -75,10 +72,6 @@ GRASP_TURNS = np.radians([0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0, -60.0, 60.
 JAW_OPEN = 0.3  # closure while the jaw comes on: 5.3 cm between the pads
 STANCE_AHEAD = 0.42  # m, grasp point ahead of the pelvis (when the counter lets it): at
 # 0.50 (a cup's) the hand, 1.0 m high, sagged 4.5 cm and stopped 2.7 cm short (620000)
-TURNED_BEYOND = 0.70  # m, an item whose grasp point lies beyond this x is taken from the
-# turned stance (the pelvis CUP_STANCE_YAW to the right, the left shoulder leading): facing
-# the counter squarely, 3 of the 11 takes of an item whose lower end stood beyond x 0.67
-# lifted it, against 37 of 58 nearer (620030-620059), the reach ending 5-10 cm short
 APPROACH = 0.10  # m, the open jaw starts this far behind the grasp
 REACH_CLEAR = 0.04  # m, the open hand passes at least this far from the mug and the items
 # on the joint-space reach to the approach's start (where a grasp rotation lets it): that
@@ -129,10 +122,6 @@ WITHDRAW = 0.08  # m, the open hand rises this far off the dropped item
 class DishwasherLoadCutlery(DishwasherExpert):
     """Take the knife and the fork out of the mug with the left hand, one at a time, and
     drop each into the cutlery basket."""
-
-    def reset(self) -> None:
-        super().reset()
-        self.facing = 0.0  # rad, the pelvis's yaw for the present take (``stance``)
 
     def script(self) -> Iterator[None]:
         yield from self.ready()
@@ -188,15 +177,14 @@ class DishwasherLoadCutlery(DishwasherExpert):
                    ) -> tuple[np.ndarray, np.ndarray]:
         """The pinch site's grasp point on the item (GRASP_AT up its axis) and the hand's
         rotation there: pointing ``pitch`` down, along the item's lean (either way,
-        whichever is nearer the way the body faces for the take, ``facing``) turned by
-        ``turn`` about the vertical, at most MAX_YAW off that way, the jaw closing square
-        to the item's axis. The plate's face may look anywhere about the axis: the
-        closing pads turn the item about its axis in the mug until the plate lies flat
-        between them (or hold it by its edges)."""
+        whichever is nearer forward) turned by ``turn`` about the vertical, at most
+        MAX_YAW off forward, the jaw closing square to the item's axis. The plate's face
+        may look anywhere about the axis: the closing pads turn the item about its axis
+        in the mug until the plate lies flat between them (or hold it by its edges)."""
         axis = self.axis(item)
-        lean = float(np.arctan2(axis[1], axis[0])) - self.facing
+        lean = float(np.arctan2(axis[1], axis[0]))
         yaw = min((lean, lean - np.pi, lean + np.pi), key=abs)
-        yaw = self.facing + float(np.clip(yaw + turn, -MAX_YAW, MAX_YAW))
+        yaw = float(np.clip(yaw + turn, -MAX_YAW, MAX_YAW))
         ahead = pointing(pitch, yaw)
         across = np.cross(ahead, axis)
         across /= np.linalg.norm(across)
@@ -267,16 +255,11 @@ class DishwasherLoadCutlery(DishwasherExpert):
                     and end[2] < self.rim())
 
     def take(self, item: str) -> Iterator[None]:
-        """Walk up to the counter with the hand raised (turned, ``stance``, for a grasp
-        point beyond TURNED_BEYOND), bring the open jaw APPROACH behind the item's plate,
-        slide it on, close and draw the item out along its axis."""
-        self.facing = 0.0  # the grasp point as seen squarely decides
-        if self.grasp_pose(item)[0][0] > TURNED_BEYOND:
-            self.facing = CUP_STANCE_YAW
+        """Walk up to the counter with the hand raised, bring the open jaw APPROACH behind
+        the item's plate, slide it on, close and draw the item out along its axis."""
         yield from self.reach("left", *self.world_pose((HIGH_READY, np.eye(3))), align=False)
-        turn = self.facing - self.kin.pelvis_pose()[2]
-        if abs(np.arctan2(np.sin(turn), np.cos(turn))) > TURN_TOLERANCE[1]:  # from the basket
-            yield from self.walk_to(*self.stance(item), tolerance=TURN_TOLERANCE,
+        if abs(self.kin.pelvis_pose()[2]) > TURN_TOLERANCE[1]:  # back from the basket
+            yield from self.walk_to(*self.stance(item), 0.0, tolerance=TURN_TOLERANCE,
                                     min_speed=MIN_WALK)
         yield from self.walk_near(*self.stance(item))
         yield from self.grip("left", JAW_OPEN, 5)
@@ -293,16 +276,11 @@ class DishwasherLoadCutlery(DishwasherExpert):
         yield from self.move({"left": (self.hand["left"][0] + PULL * self.axis(item), rot)}, 40,
                              contact=True)
 
-    def stance(self, item: str) -> tuple[float, float, float]:
-        """Pelvis x, y and yaw for taking ``item``: its grasp point STANCE_AHEAD ahead (as
-        close to the counter as the feet allow) and CUP_ASIDE to the left, facing
-        ``facing`` (turned: no further right than FAR_RIGHT_LIMIT, where the right foot
-        meets the drawer's handle)."""
+    def stance(self, item: str) -> tuple[float, float]:
+        """Pelvis x, y for taking ``item``: its grasp point STANCE_AHEAD ahead (as close
+        to the counter as the feet allow) and CUP_ASIDE to the left."""
         grasp = self.grasp_pose(item)[0]
-        y = grasp[1] - CUP_ASIDE
-        if self.facing:
-            y = max(y, FAR_RIGHT_LIMIT)
-        return min(grasp[0] - STANCE_AHEAD, CUP_STANCE_LIMIT), y, self.facing
+        return min(grasp[0] - STANCE_AHEAD, CUP_STANCE_LIMIT), grasp[1] - CUP_ASIDE
 
     def lifted(self, lows: dict[str, float]) -> list[str]:
         """The items whose lower end rose more than LIFTED above its height in ``lows``."""
