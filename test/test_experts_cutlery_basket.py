@@ -1,6 +1,7 @@
 """The dishwasher_load_cutlery draft (bench/policies/experts/cutlery_basket.py): its
-registration, the grasp geometry it reads from the scene after the reset, its choice of
-grasp rotation, its guarded tracking and the height it sets a leaning item down at."""
+registration, the grasp geometry it reads from the scene after the reset, its grasp
+rotations and its choice among them, the clearance of a reach, its guarded tracking and
+the height it sets a leaning item down at."""
 
 from __future__ import annotations
 
