@@ -9,10 +9,13 @@ import sys
 
 from bench.launcher import stop_processes
 
-# Prints "ready" once its SIGTERM handler is in place, then sleeps.
+# Each prints "ready" once its signal handlers are in place, then sleeps. SIGINT gets
+# Python's own handler back: a shell's background job starts with SIGINT ignored, and its
+# children inherit that (the first CI run of this test, started with "&", saw SIGKILL).
 STUBBORN = ("import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
             "print('ready', flush=True); time.sleep(60)")
-OBEDIENT = "import time; print('ready', flush=True); time.sleep(60)"
+OBEDIENT = ("import signal, time; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "print('ready', flush=True); time.sleep(60)")
 
 
 def _start(code: str) -> subprocess.Popen:
