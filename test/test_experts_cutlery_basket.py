@@ -16,7 +16,7 @@ from bench.policies.experts.cutlery_basket import (
     MAX_YAW,
     DishwasherLoadCutlery,
 )
-from bench.policies.experts.script import REACHABLE
+from bench.policies.experts.script import JOINT_STEP, REACHABLE
 from bench.tasks import dishwasher_scene as ds
 from bench.tasks.dishwasher import MUG_HEIGHT
 
@@ -125,21 +125,24 @@ def test_grasp_tilt_falls_back_to_the_nearest_miss():
 
 
 @pytest.mark.parametrize("better", [True, False])
-def test_tracking_moves_the_arm_only_toward_a_nearer_pose(better):
+@pytest.mark.parametrize("distance", [0.1, 1.0])
+def test_tracking_moves_the_arm_a_share_of_the_way_toward_a_nearer_pose(better, distance):
     expert = expert_at_reset(620000)
     start = expert.arm["left"].copy()
-    solved = start + 0.3
+    solved = start + distance
     solve = expert.kin.solve
 
     def fake(side, pos, rot, q0, iterations=30):  # the present error, then the solve's
         if iterations == 1:
             return solve(side, pos, rot, q0, iterations=1)
+        assert iterations == cutlery_basket.TRACK_ITERATIONS
         return solved, (0.0 if better else 10.0)
     expert.kin.solve = fake  # type: ignore[method-assign]
     expert.hand["left"] = (expert.kin.pinch_pose("left")[0] + [0.05, 0.0, 0.0], None)
     expert._track()
-    if better:
-        assert np.all(expert.arm["left"] > start)  # a JOINT_STEP toward the solution
+    if better:  # a share of the way, at most JOINT_STEP a joint
+        step = min(cutlery_basket.TRACK_SHARE * distance, JOINT_STEP)
+        np.testing.assert_allclose(expert.arm["left"], start + step)
     else:
         np.testing.assert_array_equal(expert.arm["left"], start)
 

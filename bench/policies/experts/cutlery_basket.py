@@ -46,7 +46,7 @@ from bench.policies.experts.dishwasher import (
     pointing,
 )
 from bench.policies.experts.kinematics import rotation
-from bench.policies.experts.script import REACHABLE, Expert
+from bench.policies.experts.script import JOINT_STEP, REACHABLE, Expert
 from bench.tasks import dishwasher_scene as ds
 
 ITEMS = ("knife", "fork")
@@ -100,9 +100,12 @@ DROP_STANCE = (0.22, 0.05, np.pi / 2)  # m, m, rad: pelvis facing the basket fro
 # short of the basket
 TURN_TOLERANCE = (0.04, 0.08)  # m, rad: turns go through ``walk_to`` (``walk_near`` stops
 # when the distance stalls, which a turn in place never shortens)
-DROP_ABOVE = 0.03  # m, the lower end above the basket's rim before it goes down into a
+DROP_ABOVE = 0.08  # m, the lower end above the basket's rim before it goes down into a
 # cell (let go 2 cm below the rim over the basket's centre, where the dividers cross,
-# the fork toppled out over an outer wall on 3 of 10 seeds when the draft was written)
+# the fork toppled out over an outer wall on 3 of 10 seeds when the draft was written;
+# at 0.03 the item, pivoting in the jaw on the joint-space reach, came in 3-4 cm low,
+# caught its lower end on the near wall's rim, and the corrections dragged the basket
+# and tray 5-10 cm along with it: 620010, 620046)
 SET_HEIGHT = 0.015  # m, the lower end above the basket's floor when the jaw opens
 RIM_CLEAR = 0.01  # m, the leaning item passes at least this far over the outer wall it
 # leans across (a flat-held item is set down higher, onto the rims)
@@ -111,6 +114,15 @@ PLACE_PASSES = 3  # corrections of the hand on the lower end's measured position
 DROP_PITCHES = np.radians([20.0, 0.0, 40.0])  # the hand points this far down over the
 # basket, in this order of preference (how low the item's lower end hangs below the hand
 # turns with it)
+# The per-step tracking (``_track``). Converged from the arm's commanded angles, each
+# step's solve with the hand 4 cm off landed 0.6-1.4 rad away along the arm's redundancy;
+# the commanded angles ran at the shared 2 rad/s limit, the arm lagged them by 0.1 rad,
+# the body swayed with the arm, and the hand swung 5 cm either side of a fixed target
+# while ``align``, measuring mid-swing, chased the swing until the hand knocked the mug
+# over (620067). A few iterations a step, and a share of the way there, let it settle.
+TRACK_ITERATIONS = 4  # solver iterations per control step
+TRACK_SHARE = 0.2  # share of the way to that solution the commanded angles go per step
+# (at most JOINT_STEP a joint)
 TRIES = 3  # takes of an item in one round
 ROUNDS = 2  # rounds over the items: an item still standing in the mug after its takes is
 # taken again after the other (620036: three takes of the far fork missed, then the knife
@@ -151,17 +163,20 @@ class DishwasherLoadCutlery(DishwasherExpert):
 
     def _track(self) -> None:
         """The shared per-step tracking, moving the arm only toward angles that bring the
-        hand nearer its target pose (the weighted error of ``Kinematics.solve``) than the
-        arm's present angles do. Toward a pose out of reach, the solves from one
-        control step to the next chased one another through the arm's range: the hand
-        wandered 15 cm off the item (seed 620001's approach) and 0.8 m off the basket
-        (its placing corrections)."""
+        hand nearer its target pose (the weighted error of ``Kinematics.solve`` after
+        TRACK_ITERATIONS) than the arm's present angles do, TRACK_SHARE of the way there
+        and at most JOINT_STEP a joint per control step. Toward a pose out of reach, the
+        solves from one control step to the next chased one another through the arm's
+        range: the hand wandered 15 cm off the item (seed 620001's approach) and 0.8 m off
+        the basket (its placing corrections)."""
         for side, (pos, rot) in self.hand.items():
             target = pos + self.offset[side]
             now = self.kin.solve(side, target, rot, self.arm[side], iterations=1)[1]
-            q, error = self.kin.solve(side, target, rot, self.arm[side])
+            q, error = self.kin.solve(side, target, rot, self.arm[side],
+                                      iterations=TRACK_ITERATIONS)
             if error < now:
-                self.step_arm(side, q)
+                step = np.clip(TRACK_SHARE * (q - self.arm[side]), -JOINT_STEP, JOINT_STEP)
+                self.arm[side] = self.arm[side] + step
 
     def axis(self, item: str) -> np.ndarray:
         """The item's axis in the world, handle to blade or tines."""
@@ -295,10 +310,11 @@ class DishwasherLoadCutlery(DishwasherExpert):
         DROP_ABOVE over the rim above its cell (``place``: a joint-space reach, as tracked
         the hand wandered off to the left) and down to ``set_height``. Up to PLACE_PASSES
         corrections on the lower end's measured position follow the reach, each a
-        joint-space reach planned from the measured pinch site: the item pivots in the
-        jaw on the way (the knife from 5 to 35 degrees off vertical, its lower end 10 cm
-        off the cell), and Cartesian corrections on the commanded pose stalled there and
-        piled up (the target 0.5 m off, 620004)."""
+        joint-space reach planned from the measured pinch site toward the cell where the
+        basket now stands (the tray slides when pushed): the item pivots in the jaw on
+        the way (the knife from 5 to 35 degrees off vertical, its lower end 10 cm off the
+        cell), and Cartesian corrections on the commanded pose stalled there and piled
+        up (the target 0.5 m off, 620004)."""
         rise, rise_steps, swing_steps = BOTH_CARRY if both else (RISE, 25, 40)
         pos, rot = self.hand["left"]
         yield from self.move({"left": (pos + rise * UP, rot)}, rise_steps, contact=True)
@@ -310,16 +326,18 @@ class DishwasherLoadCutlery(DishwasherExpert):
         yield from self.walk_to(*DROP_STANCE, tolerance=TURN_TOLERANCE, min_speed=MIN_WALK)
         yield from self.wait(15)  # the item swings after the turn
         target, rot, above = self.place(item)
+        cell = above - self.kin.body_pos("basket")  # the tray slides if pushed
         yield from self.reach("left", target, rot, 60, align=False)
         for _ in range(PLACE_PASSES):
             yield from self.wait(15)
+            above = self.kin.body_pos("basket") + cell
             error = above - self.lower_end(item)
             if np.linalg.norm(error) < PLACE_TOLERANCE:
                 break
             pinch = self.kin.pinch_pose("left")[0]
             yield from self.reach("left", pinch + error, rot, 20, align=False)
         down = (self.set_height(item, above) - self.lower_end(item)[2]) * UP
-        yield from self.move({"left": (self.hand["left"][0] + down, rot)}, 30, contact=True)
+        yield from self.move({"left": (self.hand["left"][0] + down, rot)}, 45, contact=True)
         yield from self.wait(10)
 
     def place(self, item: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
