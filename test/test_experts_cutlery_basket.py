@@ -126,7 +126,8 @@ def test_grasp_tilt_falls_back_to_the_nearest_miss():
 
 @pytest.mark.parametrize("better", [True, False])
 @pytest.mark.parametrize("distance", [0.1, 1.0])
-def test_tracking_moves_the_arm_a_share_of_the_way_toward_a_nearer_pose(better, distance):
+def test_tracking_moves_the_arm_toward_a_nearer_pose_gently_while_the_target_is_held(
+        better, distance):
     expert = expert_at_reset(620000)
     start = expert.arm["left"].copy()
     solved = start + distance
@@ -139,12 +140,18 @@ def test_tracking_moves_the_arm_a_share_of_the_way_toward_a_nearer_pose(better, 
         return solved, (0.0 if better else 10.0)
     expert.kin.solve = fake  # type: ignore[method-assign]
     expert.hand["left"] = (expert.kin.pinch_pose("left")[0] + [0.05, 0.0, 0.0], None)
-    expert._track()
-    if better:  # a share of the way, at most JOINT_STEP a joint
-        step = min(cutlery_basket.TRACK_SHARE * distance, JOINT_STEP)
-        np.testing.assert_allclose(expert.arm["left"], start + step)
+    expert._track()  # a new target: the whole way, at most JOINT_STEP a joint
+    first = expert.arm["left"].copy()
+    expert._track()  # the same target, held: a share of the way
+    if better:
+        np.testing.assert_allclose(first, start + min(distance, JOINT_STEP))
+        share = min(cutlery_basket.TRACK_SHARE * (distance - min(distance, JOINT_STEP)),
+                    JOINT_STEP)
+        np.testing.assert_allclose(expert.arm["left"], first + share)
     else:
         np.testing.assert_array_equal(expert.arm["left"], start)
+    expert.reset()
+    assert expert.tracked == {}
 
 
 def _planned_in_order():

@@ -119,10 +119,12 @@ DROP_PITCHES = np.radians([20.0, 0.0, 40.0])  # the hand points this far down ov
 # the commanded angles ran at the shared 2 rad/s limit, the arm lagged them by 0.1 rad,
 # the body swayed with the arm, and the hand swung 5 cm either side of a fixed target
 # while ``align``, measuring mid-swing, chased the swing until the hand knocked the mug
-# over (620067). A few iterations a step, and a share of the way there, let it settle.
+# over (620067). A few iterations a step, and toward a held target a share of the way
+# there, let it settle. (With the share on moving targets too, the hand lagged a drawn
+# item's path by 10 cm and the knife swung up out of the jaw: 620016.)
 TRACK_ITERATIONS = 4  # solver iterations per control step
 TRACK_SHARE = 0.2  # share of the way to that solution the commanded angles go per step
-# (at most JOINT_STEP a joint)
+# while the hand's target is held (at most JOINT_STEP a joint)
 TRIES = 3  # takes of an item in one round
 ROUNDS = 2  # rounds over the items: an item still standing in the mug after its takes is
 # taken again after the other (620036: three takes of the far fork missed, then the knife
@@ -161,11 +163,17 @@ class DishwasherLoadCutlery(DishwasherExpert):
                 pos, rot = self.commanded_pose("left")
                 yield from self.move({"left": (pos - APPROACH * rot[:, 0], rot)}, 20)
 
+    def reset(self) -> None:
+        """Start a new episode, with no hand target tracked yet."""
+        super().reset()
+        self.tracked: dict[str, np.ndarray] = {}  # each hand's target at its last tracking
+
     def _track(self) -> None:
         """The shared per-step tracking, moving the arm only toward angles that bring the
         hand nearer its target pose (the weighted error of ``Kinematics.solve`` after
-        TRACK_ITERATIONS) than the arm's present angles do, TRACK_SHARE of the way there
-        and at most JOINT_STEP a joint per control step. Toward a pose out of reach, the
+        TRACK_ITERATIONS) than the arm's present angles do, at most JOINT_STEP a joint
+        per control step; while the hand's target is held (not moving), only TRACK_SHARE
+        of the way there. Toward a pose out of reach, the
         solves from one control step to the next chased one another through the arm's
         range: the hand wandered 15 cm off the item (seed 620001's approach) and 0.8 m off
         the basket (its placing corrections)."""
@@ -174,8 +182,11 @@ class DishwasherLoadCutlery(DishwasherExpert):
             now = self.kin.solve(side, target, rot, self.arm[side], iterations=1)[1]
             q, error = self.kin.solve(side, target, rot, self.arm[side],
                                       iterations=TRACK_ITERATIONS)
+            held = np.array_equal(self.tracked.get(side), pos)
+            self.tracked[side] = pos.copy()
             if error < now:
-                step = np.clip(TRACK_SHARE * (q - self.arm[side]), -JOINT_STEP, JOINT_STEP)
+                share = TRACK_SHARE if held else 1.0
+                step = np.clip(share * (q - self.arm[side]), -JOINT_STEP, JOINT_STEP)
                 self.arm[side] = self.arm[side] + step
 
     def axis(self, item: str) -> np.ndarray:
