@@ -182,7 +182,7 @@ class DishwasherLoadCutlery(DishwasherExpert):
             now = self.kin.solve(side, target, rot, self.arm[side], iterations=1)[1]
             q, error = self.kin.solve(side, target, rot, self.arm[side],
                                       iterations=TRACK_ITERATIONS)
-            held = np.array_equal(self.tracked.get(side), pos)
+            held = side in self.tracked and np.array_equal(self.tracked[side], pos)
             self.tracked[side] = pos.copy()
             if error < now:
                 share = TRACK_SHARE if held else 1.0
