@@ -59,6 +59,20 @@ def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed):
         assert x <= cutlery_basket.CUP_STANCE_LIMIT
 
 
+@pytest.mark.parametrize("item", ITEMS)
+def test_grasp_point_keeps_the_pads_on_the_items_plate(item):
+    """The pads (PAD_HALF_HEIGHT either side of the pinch along the item's axis) close on
+    the blade or the tines, not past their tips: a fork held by the tines' last 7 mm slid
+    out of the jaw."""
+    expert = expert_at_reset(620000)
+    model = expert.kin.model
+    plate = model.geom(f"{item}_blade" if item == "knife" else f"{item}_tine0")
+    low, high = plate.pos[2] - plate.size[2], plate.pos[2] + plate.size[2]
+    along = (expert.grasp_pose(item)[0] - expert.kin.body_pos(item)) @ expert.axis(item)
+    assert along == pytest.approx(cutlery_basket.GRASP_AT[item])
+    assert low + PAD_HALF_HEIGHT <= along <= high - PAD_HALF_HEIGHT, (item, along, low, high)
+
+
 def test_lifted_names_the_items_whose_lower_end_rose():
     expert = expert_at_reset(620000)
     lows = {item: expert.lower_end(item)[2] for item in ITEMS}
