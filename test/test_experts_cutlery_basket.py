@@ -1,7 +1,8 @@
 """The dishwasher_load_cutlery draft (bench/policies/experts/cutlery_basket.py): its
 registration, the grasp geometry it reads from the scene after the reset, its grasp
-rotations and its choice among them, the clearance of a reach, its guarded tracking and
-the height it sets a leaning item down at."""
+rotations and its choice among them, the clearance of a reach, the seating of the closed
+jaw on an item's plate, its guarded tracking and the height it sets a leaning item down
+at."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bench.policies.experts.cutlery_basket import (
     GRASP_PITCH,
     ITEMS,
     MAX_YAW,
+    PAD_HALF_HEIGHT,
     DishwasherLoadCutlery,
 )
 from bench.policies.experts.script import JOINT_STEP, REACHABLE
@@ -22,7 +24,6 @@ from bench.tasks.dishwasher import MUG_HEIGHT
 
 TASK = "dishwasher_load_cutlery"
 PAD_REACH = 0.0265 + 0.01  # m, the open jaw's pad faces from the pinch site, plus a pad
-PAD_HALF_HEIGHT = 0.012  # m
 
 
 def expert_at_reset(seed: int) -> DishwasherLoadCutlery:
@@ -65,12 +66,50 @@ def test_grasp_point_keeps_the_pads_on_the_items_plate(item):
     the blade or the tines, not past their tips: a fork held by the tines' last 7 mm slid
     out of the jaw."""
     expert = expert_at_reset(620000)
-    model = expert.kin.model
-    plate = model.geom(f"{item}_blade" if item == "knife" else f"{item}_tine0")
-    low, high = plate.pos[2] - plate.size[2], plate.pos[2] + plate.size[2]
+    low, high = expert.plate(item)
     along = (expert.grasp_pose(item)[0] - expert.kin.body_pos(item)) @ expert.axis(item)
     assert along == pytest.approx(cutlery_basket.GRASP_AT[item])
     assert low + PAD_HALF_HEIGHT <= along <= high - PAD_HALF_HEIGHT, (item, along, low, high)
+
+
+def held_at(expert: DishwasherLoadCutlery, item: str, along: float, depth: float,
+            across: float = 0.0) -> np.ndarray:
+    """Put the pinch site ``along`` up the item's axis, the item's axis ``depth`` ahead of
+    it along the hand and ``across`` it across the jaw (the hand's z along the item's
+    axis); return the hand's direction along its fingers."""
+    axis = expert.axis(item)
+    ahead = expert.grasp_pose(item)[1][:, 0]
+    ahead = ahead - (ahead @ axis) * axis
+    ahead /= np.linalg.norm(ahead)
+    jaw = np.cross(axis, ahead)
+    rot = np.column_stack([ahead, jaw, axis])
+    pinch = expert.kin.body_pos(item) + along * axis - depth * ahead - across * jaw
+    expert.kin.pinch_pose = lambda side: (pinch, rot)
+    return ahead
+
+
+@pytest.mark.parametrize("item", ITEMS)
+def test_seat_shift_moves_the_hand_onto_a_plate_held_by_the_pads_tips(item):
+    expert = expert_at_reset(620000)
+    grasp_at = cutlery_basket.GRASP_AT[item]
+    held_at(expert, item, grasp_at, 0.01)
+    np.testing.assert_array_equal(expert.seat_shift(item), 0.0)  # held well
+    ahead = held_at(expert, item, grasp_at, 0.03)
+    np.testing.assert_allclose(expert.seat_shift(item), 0.03 * ahead, atol=1e-9)
+    held_at(expert, item, grasp_at, 0.03, across=0.01)  # the jaw closed beside it
+    np.testing.assert_array_equal(expert.seat_shift(item), 0.0)
+    held_at(expert, item, grasp_at, 0.06)  # beyond the fingertips: a miss
+    np.testing.assert_array_equal(expert.seat_shift(item), 0.0)
+    top = expert.plate(item)[1]
+    held_at(expert, item, top + 0.005, 0.0)  # the pads past the plate's tip
+    np.testing.assert_allclose(expert.seat_shift(item),
+                               (grasp_at - top - 0.005) * expert.axis(item), atol=1e-9)
+
+
+def test_plate_spans_the_blade_and_the_tines():
+    expert = expert_at_reset(620000)
+    assert expert.plate("knife") == pytest.approx((0.0, 0.10))
+    assert expert.plate("fork") == pytest.approx((0.035, 0.085))
 
 
 def test_lifted_names_the_items_whose_lower_end_rose():
