@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from expert_states import kinematics_at_reset
 
-from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery_basket, draft
+from bench.policies.experts import DRAFTS, EXPERTS, PENDING, cutlery_basket
+from bench.policies.experts import expert as scripted_expert
 from bench.policies.experts.cutlery_basket import (
     GRASP_PITCH,
     ITEMS,
@@ -34,11 +35,10 @@ def expert_at_reset(seed: int) -> DishwasherLoadCutlery:
     return expert
 
 
-def test_registered_as_a_draft_with_its_reason():
-    assert DRAFTS[TASK] is cutlery_basket.DishwasherLoadCutlery
-    assert TASK not in EXPERTS
-    assert "official seeds" in PENDING[TASK]
-    assert isinstance(draft(TASK), DishwasherLoadCutlery)
+def test_registered_as_the_tasks_expert():
+    assert EXPERTS[TASK] is cutlery_basket.DishwasherLoadCutlery
+    assert TASK not in DRAFTS and TASK not in PENDING
+    assert isinstance(scripted_expert(TASK), DishwasherLoadCutlery)
 
 
 @pytest.mark.parametrize("seed", [620000, 620001, 620002])

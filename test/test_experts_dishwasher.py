@@ -14,7 +14,7 @@ import pytest
 from expert_states import kinematics_at_reset
 
 from bench.env import make
-from bench.policies.experts import EXPERTS, PENDING, cutlery_basket, dishwasher, expert
+from bench.policies.experts import EXPERTS, PENDING, dishwasher, expert
 from bench.policies.experts.kinematics import SIDES, Kinematics
 from bench.tasks import BENCHMARK_TASKS
 from bench.tasks import dishwasher as dw_task
@@ -31,9 +31,8 @@ def test_the_four_dishwasher_tasks_each_have_an_expert_or_a_reason():
     for task in DISHWASHER_TASKS:
         if task in EXPERTS:
             assert task not in PENDING
-        else:  # dishwasher_load_cutlery's draft has a module of its own (cutlery_basket)
-            module = cutlery_basket if task == "dishwasher_load_cutlery" else dishwasher
-            assert PENDING[task] == module.PENDING[task]
+        else:
+            assert PENDING[task] == dishwasher.PENDING[task]
             with pytest.raises(ValueError, match=f"no scripted expert for '{task}'"):
                 expert(task)
 

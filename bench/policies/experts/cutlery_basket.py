@@ -473,12 +473,4 @@ class DishwasherLoadCutlery(DishwasherExpert):
         yield from self.move({"left": (pos + WITHDRAW * UP, rot)}, 20)
 
 
-EXPERTS: dict[str, type[Expert]] = {}
-DRAFTS: dict[str, type[Expert]] = {"dishwasher_load_cutlery": DishwasherLoadCutlery}
-PENDING: dict[str, str] = {
-    "dishwasher_load_cutlery": (
-        "draft (bench.policies.experts:draft): 93 of the 100 official seeds on the "
-        "embedded default (cap raised to 6000 control steps, successes in 2694-4743, no "
-        "fall; 1 fail-fast with an item on the floor), at the bar but without "
-        "demonstrations and a budget yet (docs/experts.md)"),
-}
+EXPERTS: dict[str, type[Expert]] = {"dishwasher_load_cutlery": DishwasherLoadCutlery}
