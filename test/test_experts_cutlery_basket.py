@@ -1,4 +1,4 @@
-"""The dishwasher_load_cutlery draft (bench/policies/experts/cutlery_basket.py): its
+"""The dishwasher_load_cutlery expert (bench/policies/experts/cutlery_basket.py): its
 registration, the grasp geometry it reads from the scene after the reset, its grasp
 rotations and its choice among them, the clearance of a reach, the seating of the closed
 jaw on an item's plate, its guarded tracking and the height it sets a leaning item down
