@@ -16,7 +16,6 @@ from bench.policies.experts.cutlery_basket import (
     GRASP_PITCH,
     ITEMS,
     MAX_YAW,
-    PAD_HALF_HEIGHT,
     DishwasherLoadCutlery,
 )
 from bench.policies.experts.script import JOINT_STEP, REACHABLE
@@ -52,7 +51,8 @@ def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed):
         assert abs(rot[:, 1] @ expert.axis(item)) < 1e-9  # the jaw closes across the item
         assert rot[2, 0] == pytest.approx(-np.sin(GRASP_PITCH))  # pointing down
         assert abs(np.arctan2(rot[1, 0], rot[0, 0])) <= MAX_YAW + 1e-9
-        lower_pad = grasp[2] - PAD_REACH * abs(rot[2, 1]) - PAD_HALF_HEIGHT * abs(rot[2, 2])
+        lower_pad = (grasp[2] - PAD_REACH * abs(rot[2, 1])
+                     - expert.pad_half_height() * abs(rot[2, 2]))
         assert lower_pad > rim, (item, lower_pad, rim)
         assert expert.standing(item)
         assert not expert.in_basket(item)
@@ -62,14 +62,15 @@ def test_grasp_pose_closes_square_to_each_item_above_the_mug(seed):
 
 @pytest.mark.parametrize("item", ITEMS)
 def test_grasp_point_keeps_the_pads_on_the_items_plate(item):
-    """The pads (PAD_HALF_HEIGHT either side of the pinch along the item's axis) close on
+    """The pads (their half-height either side of the pinch along the item's axis) close on
     the blade or the tines, not past their tips: a fork held by the tines' last 7 mm slid
     out of the jaw."""
     expert = expert_at_reset(620000)
     low, high = expert.plate(item)
     along = (expert.grasp_pose(item)[0] - expert.kin.body_pos(item)) @ expert.axis(item)
     assert along == pytest.approx(cutlery_basket.GRASP_AT[item])
-    assert low + PAD_HALF_HEIGHT <= along <= high - PAD_HALF_HEIGHT, (item, along, low, high)
+    pad = expert.pad_half_height()
+    assert low + pad <= along <= high - pad, (item, along, low, high)
 
 
 def held_at(expert: DishwasherLoadCutlery, item: str, along: float, depth: float,
@@ -106,8 +107,9 @@ def test_seat_shift_moves_the_hand_onto_a_plate_held_by_the_pads_tips(item):
                                (grasp_at - top - 0.005) * expert.axis(item), atol=1e-9)
 
 
-def test_plate_spans_the_blade_and_the_tines():
+def test_plate_and_pad_extents_are_read_off_the_model():
     expert = expert_at_reset(620000)
+    assert expert.pad_half_height() == pytest.approx(0.012)
     assert expert.plate("knife") == pytest.approx((0.0, 0.10))
     assert expert.plate("fork") == pytest.approx((0.035, 0.085))
 

@@ -49,6 +49,7 @@ from bench.policies.experts.dishwasher import (
 )
 from bench.policies.experts.kinematics import rotation
 from bench.policies.experts.script import REACHABLE, Expert
+from bench.robot.constants import GRIPPER_PADS
 from bench.tasks import dishwasher_scene as ds
 
 ITEMS = ("knife", "fork")
@@ -147,7 +148,6 @@ TRIES = 3  # takes of an item in one round
 ROUNDS = 2  # rounds over the items: an item still standing in the mug after its takes is
 # taken again after the other (620036: three takes of the far fork missed, then the knife
 # went into the basket, and the fork was never tried again)
-PAD_HALF_HEIGHT = 0.012  # m, the pads' half-extent across the hand, along a held item's axis
 UPRIGHT = np.radians(50)  # an item leaning further than this has fallen out of the mug
 WITHDRAW = 0.08  # m, the open hand rises this far off the dropped item
 
@@ -327,6 +327,11 @@ class DishwasherLoadCutlery(DishwasherExpert):
         geom = self.kin.model.geom(f"{item}_blade" if item == "knife" else f"{item}_tine0")
         return float(geom.pos[2] - geom.size[2]), float(geom.pos[2] + geom.size[2])
 
+    def pad_half_height(self) -> float:
+        """The left pads' half-extent across the hand (along a held item's axis), read off
+        the model."""
+        return float(self.kin.model.geom(GRIPPER_PADS["left"][0]).size[2])
+
     def seat_shift(self, item: str) -> np.ndarray:
         """How far the hand should move to hold the item's plate well between the pads,
         measured from the pinch site's pose and the item's: along the hand to bring the
@@ -344,7 +349,8 @@ class DishwasherLoadCutlery(DishwasherExpert):
         if abs(depth) > SEAT_DEPTH:
             shift += depth * ahead
         low, high = self.plate(item)
-        covered = min(high, along + PAD_HALF_HEIGHT) - max(low, along - PAD_HALF_HEIGHT)
+        pad = self.pad_half_height()
+        covered = min(high, along + pad) - max(low, along - pad)
         if covered < SEAT_OVERLAP:
             shift += (GRASP_AT[item] - along) * axis
         return shift
