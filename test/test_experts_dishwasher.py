@@ -1,8 +1,8 @@
-"""Dishwasher experts: every dishwasher benchmark task has an expert or a stated reason,
-the reason dishwasher_close's expert needs the height and torso-pitch commands (the
-open door is out of a standing G1's reach, in reach crouched) holds in the scene as
-built, and so does the reach that makes the cups expert take the farthest cups behind
-their centre."""
+"""Dishwasher experts: every dishwasher benchmark task has an expert, the plates expert
+takes a plate out of the drainer, the reason dishwasher_close's expert needs the height
+and torso-pitch commands (the open door is out of a standing G1's reach, in reach
+crouched) holds in the scene as built, and so does the reach that makes the cups expert
+take the farthest cups behind their centre."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import itertools
 
 import mujoco
 import numpy as np
-import pytest
 from expert_states import kinematics_at_reset
 
 from bench.env import make
@@ -25,16 +24,12 @@ DISHWASHER_TASKS = sorted(t for t in BENCHMARK_TASKS if t.startswith("dishwasher
 FINGERTIP = 0.03  # m, the closed fingers' tips beyond the pinch site
 
 
-def test_the_four_dishwasher_tasks_each_have_an_expert_or_a_reason():
+def test_the_four_dishwasher_tasks_each_have_an_expert():
     assert DISHWASHER_TASKS == ["dishwasher_close", "dishwasher_load_cups",
                                 "dishwasher_load_cutlery", "dishwasher_load_plates"]
     for task in DISHWASHER_TASKS:
-        if task in EXPERTS:
-            assert task not in PENDING
-        else:
-            assert PENDING[task] == dishwasher.PENDING[task]
-            with pytest.raises(ValueError, match=f"no scripted expert for '{task}'"):
-                expert(task)
+        assert task in EXPERTS and task not in PENDING
+    assert isinstance(expert("dishwasher_load_plates"), dishwasher.DishwasherLoadPlates)
 
 
 def _lowest_pinch(kin: Kinematics, side: str) -> float:
@@ -149,20 +144,13 @@ def test_a_level_hand_at_cup_height_reaches_half_a_metre_ahead():
     assert dishwasher.CUP_ACCEPT < pad_ahead < 0.03, pad_ahead
 
 
-def test_draft_factory_names_the_drafts():
-    assert isinstance(dishwasher.draft("dishwasher_load_plates"), dishwasher.DishwasherLoadPlates)
-    assert not set(dishwasher.DRAFTS) & set(EXPERTS)  # drafts are below the bar
-    with pytest.raises(ValueError, match=r"drafts exist for: dishwasher_load_plates$"):
-        dishwasher.draft("dishwasher_close")
-
-
-def test_plates_draft_lifts_a_plate_out_of_the_drainer():
+def test_plates_expert_lifts_a_plate_out_of_the_drainer():
     """The jaw pinching the top rim lifts the first plate clear of the drainer's
     dividers (seed 620000, embedded default WBC, no cameras)."""
     from bench.policies.oracle import env_world_state, feed_world
 
     env = make("dishwasher_load_plates", camera_keys=(), episode_length=12000)
-    policy = dishwasher.draft("dishwasher_load_plates")
+    policy = expert("dishwasher_load_plates")
     try:
         observation, _ = env.reset(seed=620000)
         start = {p: float(env.world.data.xpos[env.world.model.body(p).id][2])
