@@ -138,11 +138,12 @@ def test_graph_states_match_the_in_process_env_at_every_step(ros_domain, tmp_pat
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(node)
     try:
-        # Two episodes, the first compared: with one, the composed graph (about 5 s) could
+        # Six episodes, the first compared: with one, the composed graph (about 5 s) could
         # exit before DDS matched this listener with its transient-local writer, and the
-        # listener got nothing (2 of 9 runs); the second episode keeps the writer alive.
+        # listener got nothing (2 of 9 runs); with two it still did once (a CI run of stop
+        # 30). The later episodes keep the writer alive while discovery completes.
         command = [sys.executable, "-m", "bench.cli", "launch", "eval", "task:=move_plate",
-                   "episodes:=2", f"overrides:={SHORT}", f"output_dir:={tmp_path}",
+                   "episodes:=6", f"overrides:={SHORT}", f"output_dir:={tmp_path}",
                    "policy:=bench.policies.builtin:wave", "--composed"]
         graph = subprocess.Popen(command, env=_env(), stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
