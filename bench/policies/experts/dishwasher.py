@@ -106,7 +106,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from bench.policies.experts.kinematics import rotation
-from bench.policies.experts.plates import DIVIDER_TOP, in_plane
+from bench.policies.experts.plates import DIVIDER_TOP, HELD, in_plane
 from bench.policies.experts.script import (
     KEYFRAME_ARMS,
     REACHABLE,
@@ -167,7 +167,6 @@ RISE_BEHIND = 0.10  # m, the hand first rises to the stage's height this far beh
 RIM_ABOVE = 0.07  # m, the open jaw over the rim's top before it comes down
 CLEARANCE = 0.04  # m, the lifted plate's lowest point above the dividers
 LIFT_TRIES = 5  # raises of the hand until the plate clears them (the loaded arm sags)
-HELD = 0.16  # m, plate centre at most this far from the pinch while it is held
 PLATE_TRIES = 2  # takes of a plate at most
 OFF_COUNTER = 0.33  # m, the robot steps back until the plate's far edge is at x = this
 # (the counter top's front edge is at 0.38)
