@@ -3,6 +3,7 @@ blade geometry, and the reach from its stance that the script relies on."""
 
 from __future__ import annotations
 
+import mujoco
 import numpy as np
 import pytest
 
@@ -14,11 +15,13 @@ from bench.policies.experts.sandwich import (
     ENTRY,
     ENTRY_PITCH,
     GRIP_ABOVE,
+    GRIP_AT,
     HEADING,
     JAW_ROLL,
     LIFT,
     REGRIP_AT,
     STANCE,
+    TAKE_REACH,
     TIP,
     WALL_GAP,
     SandwichRemove,
@@ -65,10 +68,41 @@ def at_stance() -> SandwichRemove:
 def test_handle_grasp_straddles_the_handle(at_stance: SandwichRemove) -> None:
     pos, rot = at_stance.handle_grasp()
     axis = at_stance.geom_pos("spatula_handle")
-    assert np.isclose(pos[2] - axis[2], GRIP_ABOVE)
     spatula_x = at_stance.kin.body_rot("spatula")[:, 0]
-    assert rot[:, 0] @ spatula_x > 0.99  # the hand points along the spatula
+    offset = pos - axis
+    assert np.isclose(offset[2], GRIP_ABOVE)
+    assert np.isclose(offset @ spatula_x, GRIP_AT + 0.10, atol=1e-3)  # from its centre
+    heading = np.arctan2(spatula_x[1], spatula_x[0])
+    pointing = np.arctan2(rot[1, 0], rot[0, 0])
+    assert np.isclose(pointing, min(heading, 0.0))  # never turned toward the board
     assert abs(rot[2, 1]) < 1e-9  # the jaw is horizontal
+
+
+@pytest.mark.parametrize("seed", [620000, 620001])
+def test_side_grip_is_reached_clear_of_the_handle(seed: int) -> None:
+    """From the take's stance the hand reaches the side grip with its housing clear of
+    the handle's end (GRIP_AT; nearer the blade the housing sat on the handle and held
+    the jaw 2.5-3.7 cm high), and the closed jaw's pinch site there counts as holding
+    the handle. 620001's spatula lies 1.17 m out, turned 15 degrees toward the board;
+    there the right finger still overlaps the board's edge by about 1.3 cm at this
+    pose (no grasp point or hand heading cleared it), and the take needs a retry."""
+    env = make(TASK, camera_keys=())
+    env.reset(seed=seed)
+    expert = SandwichRemove(TASK)
+    qpos = env.world.data.qpos.copy()
+    env.close()
+    expert.kin.set_state(qpos)
+    pos, rot = expert.handle_grasp()
+    base = expert.kin.model.joint("floating_base_joint").qposadr[0]
+    qpos[base:base + 2] = max(STANCE[0], pos[0] - TAKE_REACH), STANCE[1]
+    qpos[base + 3:base + 7] = [1.0, 0.0, 0.0, 0.0]
+    expert.kin.set_state(qpos)
+    q, error = expert.kin.solve("right", pos, rot, KEYFRAME_ARMS["right"], iterations=300)
+    assert error < REACHED
+    assert expert.kin.distance("right", q, "spatula") > 0.005
+    expert.kin.data.qpos[expert.kin.qpos_adr["right"]] = q
+    mujoco.mj_forward(expert.kin.model, expert.kin.data)
+    assert expert.handle_in_jaw()
 
 
 def test_right_hand_reaches_grasp_and_scoop_from_the_stance(at_stance: SandwichRemove) -> None:

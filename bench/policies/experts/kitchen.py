@@ -126,6 +126,34 @@ class KitchenExpert(Expert):
                        -WALK_SPEED, WALK_SPEED)
         return np.array([*body, np.clip(WALK_GAIN * dyaw, -TURN_SPEED, TURN_SPEED)])
 
+    def settle(self, stance: np.ndarray) -> Iterator[None]:
+        """Walk back to ``stance`` if the pelvis has left it by more than
+        STANCE_TOLERANCE (real steps: ``walk_to`` with MIN_WALK; the hand targets are
+        dropped, the arms keep their angles), then stand until the body is still."""
+        x, y, yaw = self.kin.pelvis_pose()
+        turn = float(np.arctan2(np.sin(stance[2] - yaw), np.cos(stance[2] - yaw)))
+        if np.hypot(stance[0] - x, stance[1] - y) > STANCE_TOLERANCE[0] or \
+                abs(turn) > STANCE_TOLERANCE[1]:
+            yield from self.walk_to(stance[0], stance[1], stance[2], tolerance=STANCE_TOLERANCE,
+                                    min_speed=MIN_WALK)
+        yield from self.be_still()
+
+    def be_still(self) -> Iterator[None]:
+        """Stand (zero base command: the balance policy holds its gait phase) until the
+        pelvis has moved slower than STILL_SPEED and turned slower than STILL_TURN for
+        STILL_STEPS control steps in a row, at most STILL_MAX steps. Small station-keeping
+        commands instead start the gait and rock the body 2-5 cm sideways."""
+        self.velocity = np.zeros(3)
+        still = 0
+        for _ in range(STILL_MAX):
+            assert self.world is not None
+            speed = float(np.hypot(*self.world.qvel[:2]))
+            still = still + 1 if speed < STILL_SPEED and abs(self.world.qvel[5]) < STILL_TURN \
+                else 0
+            if still >= STILL_STEPS:
+                return
+            yield
+
     def walk_straight(self, speed: float, y: float, until: Callable[[], bool],
                       max_steps: int = 200, settle: int = WALK_SETTLE,
                       hands: Callable[[], dict[str, Pose]] | None = None) -> Iterator[None]:
@@ -276,34 +304,6 @@ class WallCupboardOpen(KitchenExpert):
             self.velocity = self.station_keeping(stance)
             yield
         self.velocity = np.zeros(3)
-
-    def settle(self, stance: np.ndarray) -> Iterator[None]:
-        """Walk back to ``stance`` if the pelvis has left it by more than
-        STANCE_TOLERANCE (real steps: ``walk_to`` with MIN_WALK; the hand targets are
-        dropped, the arms keep their angles), then stand until the body is still."""
-        x, y, yaw = self.kin.pelvis_pose()
-        turn = float(np.arctan2(np.sin(stance[2] - yaw), np.cos(stance[2] - yaw)))
-        if np.hypot(stance[0] - x, stance[1] - y) > STANCE_TOLERANCE[0] or \
-                abs(turn) > STANCE_TOLERANCE[1]:
-            yield from self.walk_to(stance[0], stance[1], stance[2], tolerance=STANCE_TOLERANCE,
-                                    min_speed=MIN_WALK)
-        yield from self.be_still()
-
-    def be_still(self) -> Iterator[None]:
-        """Stand (zero base command: the balance policy holds its gait phase) until the
-        pelvis has moved slower than STILL_SPEED and turned slower than STILL_TURN for
-        STILL_STEPS control steps in a row, at most STILL_MAX steps. Small station-keeping
-        commands instead start the gait and rock the body 2-5 cm sideways."""
-        self.velocity = np.zeros(3)
-        still = 0
-        for _ in range(STILL_MAX):
-            assert self.world is not None
-            speed = float(np.hypot(*self.world.qvel[:2]))
-            still = still + 1 if speed < STILL_SPEED and abs(self.world.qvel[5]) < STILL_TURN \
-                else 0
-            if still >= STILL_STEPS:
-                return
-            yield
 
     def servo_still(self, side: str, tolerance: float = SERVO_TOLERANCE) -> Iterator[None]:
         """Servo the hand onto its held target to within ``tolerance`` (at most
