@@ -3,8 +3,8 @@ hand takes the spatula, scoops the sandwich out of the frying pan with the blade
 rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
 (``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
 the spatula is now taken and held with the jaw upright on 11 of 12 seeds, but in that
-grip the pads hold the spatula's roll and heading by friction only, it turns on the
-way into the pan, and no scoop lifts the sandwich.
+grip the pads hold the spatula's roll and heading by friction only; the sandwich rises on
+the blade on 5 of 12 seeds but falls back into the pan or off on the way to the board.
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -124,9 +124,9 @@ class SandwichRemove(KitchenExpert):
                                 iterations=200)[0]
         yield from self.joints({"right": raised}, RAISE_STEPS)
         stance = np.array([*STANCE, 0.0])
-        reach = self.handle_grasp()[0][0] - TAKE_REACH
-        yield from self.walk_to(max(STANCE[0], reach), STANCE[1], 0.0)
-        yield from self.settle(np.array([max(STANCE[0], reach), STANCE[1], 0.0]))
+        take = np.array([max(STANCE[0], self.handle_grasp()[0][0] - TAKE_REACH), STANCE[1], 0.0])
+        yield from self.walk_to(*take)
+        yield from self.settle(take)
         yield from self.take_spatula()
         yield from self.drag_to_edge()
         yield from self.settle(stance)
@@ -216,10 +216,11 @@ class SandwichRemove(KitchenExpert):
                              pitch0 + (pitch - pitch0) * s), steps, servo, press, learn)
 
     def take_spatula(self) -> Iterator[None]:
-        """The right hand comes down onto the spatula's handle, its pinch site servoed onto
-        the grasp point, and closes on it; a jaw that closed beside the handle (more than
-        IN_JAW from its axis: a take 3 cm aside on seeds 620001 and 620008 dragged
-        nothing) opens, rises and comes down again, up to TAKE_TRIES times."""
+        """The right hand comes down onto the spatula's handle (its pinch site servoed onto
+        the point above the grasp, not on the way down) and closes on it; a jaw that
+        closed beside the handle (more than IN_JAW from its axis: a take 3 cm aside on
+        seeds 620001 and 620008 dragged nothing) opens, rises and comes down again, up
+        to TAKE_TRIES times."""
         for _ in range(TAKE_TRIES):
             pos, rot = self.handle_grasp()
             yield from self.move({"right": (pos + up(HOVER), rot)}, CONTROL_STEPS["hover"])
