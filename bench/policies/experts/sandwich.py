@@ -207,10 +207,8 @@ class SandwichRemove(KitchenExpert):
         """``blade_path`` on the shortest way from the blade's current pose to ``tip``,
         ``heading`` and ``pitch`` (nose down)."""
         start = self.blade_tip()
-        rot = self.kin.body_rot("spatula")
-        heading0 = float(np.arctan2(rot[1, 0], rot[0, 0]))
+        heading0, pitch0 = self.blade_heading(), self.blade_pitch()
         turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
-        pitch0 = float(np.arcsin(np.clip(-rot[2, 0], -1.0, 1.0)))
         yield from self.blade_path(
             grip, lambda s: (start + (tip - start) * s, heading0 + turn * s,
                              pitch0 + (pitch - pitch0) * s), steps, servo, press, learn)
@@ -333,9 +331,9 @@ class SandwichRemove(KitchenExpert):
 
     def handle_grasp(self) -> Pose:
         """The pinch pose on the spatula's handle: GRIP_ABOVE over its axis at GRIP_AT,
-        the hand pointing along the spatula and GRIP_PITCH down, the jaw horizontal."""
-        rot = self.kin.body_rot("spatula")
-        heading = float(np.arctan2(rot[1, 0], rot[0, 0]))
+        the hand pointing along the spatula, but never turned left of +x (the housing
+        behind it would swing toward the board), and GRIP_PITCH down, the jaw horizontal."""
+        heading = self.blade_heading()
         axis = self.geom_pos("spatula_handle")
         along = np.array([np.cos(heading), np.sin(heading), 0.0])
         centre_x = -0.10  # spatula-local x of the handle's centre (ks.add_spatula)
@@ -391,8 +389,7 @@ class SandwichRemove(KitchenExpert):
     def sandwich_on_blade(self) -> tuple[float, float]:
         """The sandwich's centre from the blade's tip, along the blade and to its left
         (m, horizontal; world state)."""
-        rot = self.kin.body_rot("spatula")
-        heading = float(np.arctan2(rot[1, 0], rot[0, 0]))
+        heading = self.blade_heading()
         held = self.kin.body_pos("sandwich") - self.blade_tip()
         return (float(held @ [np.cos(heading), np.sin(heading), 0.0]),
                 float(held @ [-np.sin(heading), np.cos(heading), 0.0]))
