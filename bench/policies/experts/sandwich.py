@@ -74,6 +74,9 @@ RAISE = 0.10  # m, the loaded blade rises this far (the sandwich then clears the
 # the way to the board)
 CARRY_PITCH = np.radians(-4)  # the blade's tip is kept this far up while it travels (the
 # sandwich, shaken, slid off over the tip)
+RIM_CLEARANCE = 0.03  # m, the loaded blade's tip rises in place this far above the pan's rim
+# before it travels (carried along at rim height, blade and handle dragged on the wall
+# and the spatula turned in the jaw, seed 620006)
 CARRY_CLEAR = 0.05  # m, the blade travels to the board this much higher than it tips off
 BOARD_DROP = 0.025  # m, the sandwich's bottom this far above the board when tipped off
 BOARD_SPOT = (0.0, 0.04)  # m, the sandwich is brought over this point (x, y from the
@@ -81,6 +84,9 @@ BOARD_SPOT = (0.0, 0.04)  # m, the sandwich is brought over this point (x, y fro
 TIP_ROLL = np.radians(75)  # the blade rolls this far (its right edge down) to tip it off
 CARRY_HEADING = 0.0  # the blade's heading over the board (the hand reaches
 # over the board from the scoop's stance)
+SAG_GAIN = 0.05  # share of the right arm's joint error (commanded less measured) added to
+# its joint bias per step once the blade is loaded
+SAG_LIMIT = 0.2  # rad, largest joint bias
 TIP_GAIN = 0.05  # share of the blade tip's error added to the hand's offset per step
 CONTROL_STEPS = {"hover": 80, "down": 40, "lift": 40, "entry": 80, "settle": 50,
                  "scoop": 160, "push": 80, "raise": 80, "carry": 300, "tip": 30,
@@ -118,6 +124,30 @@ class SandwichRemove(KitchenExpert):
     rises RAISE, the left hand lets go of the pan, and the sandwich is brought over
     BOARD_SPOT and rolled off (TIP_ROLL).
     """
+
+    def reset(self) -> None:
+        super().reset()
+        self.unsag = False  # the right arm's joint bias learns (loaded blade)
+        self.bias = np.zeros(7)  # rad, added to the right arm's commanded angles
+
+    def _track(self) -> None:
+        """Expert tracking; with ``unsag``, the right arm's joint bias also integrates the
+        error between its commanded and measured angles. The shoulder and wrist sag
+        0.07-0.08 rad under the loaded blade 0.5 m out, which tilted the blade 10-15
+        degrees nose down (a hand offset corrects the position only)."""
+        super()._track()
+        if self.unsag:
+            error = self.arm["right"] - self.kin.arm_q("right")
+            self.bias = np.clip(self.bias + SAG_GAIN * error, -SAG_LIMIT, SAG_LIMIT)
+
+    def action(self) -> np.ndarray:
+        """The expert's action with the right arm's joint bias added."""
+        commanded = self.arm["right"]
+        self.arm["right"] = commanded + self.bias
+        try:
+            return super().action()
+        finally:
+            self.arm["right"] = commanded
 
     def script(self) -> Iterator[None]:
         raised = self.kin.solve("right", self.ahead(*RAISED), None, self.arm["right"],
@@ -171,12 +201,29 @@ class SandwichRemove(KitchenExpert):
         # about its tip on the floor instead of rising
         pos, rot = self.kin.pinch_pose("right")
         self.offset["right"] = np.zeros(3)
-        yield from self.move({"right": (pos + up(RAISE), rot)}, CONTROL_STEPS["raise"])
+        self.unsag = True
+        yield from self.move({"right": (pos + up(RAISE), rot)}, CONTROL_STEPS["raise"],
+                             contact=True)
         yield from self.wait(CONTROL_STEPS["settle"])
         grip = self.grip_transform()
-        yield from self.blade_to(grip, self.blade_tip(), HEADING, 0.0, CONTROL_STEPS["raise"])
+        yield from self.blade_joints(grip, self.level_tip(CARRY_PITCH), self.blade_heading(),
+                                     CARRY_PITCH, 0.0, CONTROL_STEPS["raise"])
         yield from self.release_pan()
         yield from self.to_board(grip)
+
+    def level_tip(self, pitch: float) -> np.ndarray:
+        """The tip position that turns the blade to ``pitch`` (its heading kept) with the
+        blade point under the sandwich's centre where it is in plan and the tip
+        RIM_CLEARANCE above the pan's rim (turned about its tip instead, the loaded blade
+        dropped the sandwich back into the pan; turned about the sandwich, its handle
+        came down onto the rim)."""
+        body, rot = self.kin.body_pos("spatula"), self.kin.body_rot("spatula")
+        under = rot.T @ (self.kin.body_pos("sandwich") - body)
+        under[2] = 0.0
+        level = spatula_rotation(self.blade_heading(), pitch)
+        tip = body + rot @ under + level @ (TIP - under)
+        tip[2] = self.kin.body_pos("pan")[2] + ks.PAN_HEIGHT + RIM_CLEARANCE
+        return tip
 
     def blade_path(self, grip: tuple[np.ndarray, np.ndarray],
                    path: Callable[[float], tuple[np.ndarray, float, float]],
@@ -373,18 +420,44 @@ class SandwichRemove(KitchenExpert):
             tip = spot - along * ahead - across * left
             tip[2] = board[2] + ks.BOARD_HALF[2] + BOARD_DROP
             high = np.array([tip[0], tip[1], max(tip[2] + CARRY_CLEAR, self.blade_tip()[2])])
-            yield from self.blade_to(grip, high, CARRY_HEADING, CARRY_PITCH,
-                                     CONTROL_STEPS["carry"], learn=True)
-            yield from self.blade_to(grip, tip, CARRY_HEADING, 0.0, CONTROL_STEPS["down"],
-                                     learn=True)
-            yield from self.blade_to(grip, tip, CARRY_HEADING, 0.0, CONTROL_STEPS["settle"],
-                                     servo=True)
-        yield from self.move(self.blade(grip, tip, CARRY_HEADING, 0.0, TIP_ROLL),
-                             CONTROL_STEPS["tip"], contact=True)
+            yield from self.blade_joints(grip, high, CARRY_HEADING, CARRY_PITCH, 0.0,
+                                         CONTROL_STEPS["carry"])
+            yield from self.blade_joints(grip, tip, CARRY_HEADING, 0.0, 0.0,
+                                         CONTROL_STEPS["down"])
+            yield from self.wait(CONTROL_STEPS["settle"])
+        yield from self.blade_joints(grip, tip, CARRY_HEADING, 0.0, TIP_ROLL,
+                                     CONTROL_STEPS["tip"])
         yield from self.wait(40)
-        yield from self.move(self.blade(grip, tip + up(HOVER), CARRY_HEADING, 0.0,
-                                        TIP_ROLL), CONTROL_STEPS["lift"], contact=True)
+        yield from self.blade_joints(grip, tip + up(HOVER), CARRY_HEADING, 0.0, TIP_ROLL,
+                                     CONTROL_STEPS["lift"])
         yield from self.wait(60)
+
+    def blade_joints(self, grip: tuple[np.ndarray, np.ndarray], tip: np.ndarray,
+                     heading: float, pitch: float, roll: float, steps: int,
+                     pieces: int = 6) -> Iterator[None]:
+        """Move the blade from its pose in the world state to ``tip``, ``heading``,
+        ``pitch`` (nose down) and ``roll`` in joint space: the arm angles for ``pieces``
+        poses on the way are solved once, and the arm follows them (minimum jerk in
+        time). Held in Cartesian space, the arm near full reach chased the body's sway
+        (an elbow at 0.3 rad swung 1.2 rad within 40 steps, seed 620002) and threw the
+        sandwich off."""
+        start = self.blade_tip()
+        heading0, pitch0, roll0 = self.blade_heading(), self.blade_pitch(), self.blade_roll()
+        turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
+        angles = [self.arm["right"].copy()]
+        for i in range(1, pieces + 1):
+            s = i / pieces
+            pos, rot = self.blade(grip, start + (tip - start) * s, heading0 + turn * s,
+                                  pitch0 + (pitch - pitch0) * s,
+                                  roll0 + (roll - roll0) * s)["right"]
+            angles.append(self.kin.solve("right", pos, rot, angles[-1], iterations=200)[0])
+        self.hand.pop("right", None)
+        self.offset["right"] = np.zeros(3)
+        for k in range(1, steps + 1):
+            u = min_jerk(k / steps) * pieces
+            i = min(int(u), pieces - 1)
+            self.arm["right"] = angles[i] + (u - i) * (angles[i + 1] - angles[i])
+            yield
 
     def sandwich_on_blade(self) -> tuple[float, float]:
         """The sandwich's centre from the blade's tip, along the blade and to its left
@@ -407,6 +480,12 @@ class SandwichRemove(KitchenExpert):
         """The blade's heading (rad, from +x) in the world state."""
         rot = self.kin.body_rot("spatula")
         return float(np.arctan2(rot[1, 0], rot[0, 0]))
+
+    def blade_roll(self) -> float:
+        """The blade's roll about its axis (rad, its right edge down; world state)."""
+        rot = self.kin.body_rot("spatula")
+        cos_pitch = max(float(np.cos(self.blade_pitch())), 1e-6)
+        return float(np.arcsin(np.clip(rot[2, 1] / cos_pitch, -1.0, 1.0)))
 
     def blade_pitch(self) -> float:
         """The blade's pitch (rad, nose down) in the world state."""
