@@ -21,6 +21,7 @@ import numpy as np
 from bench.policies.experts.kinematics import rot_x, rot_z
 from bench.policies.experts.kitchen import KitchenExpert
 from bench.policies.experts.script import (
+    JOINT_STEP,
     KEYFRAME_ARMS,
     TRACK_LIMIT,
     TRACK_WINDOW,
@@ -81,9 +82,13 @@ CARRY_CLEAR = 0.05  # m, the blade travels to the board this much higher than it
 BOARD_DROP = 0.025  # m, the sandwich's bottom this far above the board when tipped off
 BOARD_SPOT = (0.0, 0.04)  # m, the sandwich is brought over this point (x, y from the
 # board's centre) and slides off the blade toward the board's centre
+ON_SPOT = 0.015  # m, a sandwich this near BOARD_SPOT is tipped off without a correction
+DRAW_BACK = 0.08  # m, the rolled blade draws back this far to its left before it rises (the
+# sandwich slid off, its edge still leaning on the blade, seeds 620000 and 620002)
 TIP_ROLL = np.radians(75)  # the blade rolls this far (its right edge down) to tip it off
 CARRY_HEADING = 0.0  # the blade's heading over the board (the hand reaches
 # over the board from the scoop's stance)
+REPLAN = 20  # control steps between the arm's re-planned blade poses (blade_joints)
 SAG_GAIN = 0.05  # share of the right arm's joint error (commanded less measured) added to
 # its joint bias per step once the blade is loaded
 SAG_LIMIT = 0.2  # rad, largest joint bias
@@ -206,10 +211,10 @@ class SandwichRemove(KitchenExpert):
                              contact=True)
         yield from self.wait(CONTROL_STEPS["settle"])
         grip = self.grip_transform()
-        yield from self.blade_joints(grip, self.level_tip(CARRY_PITCH), self.blade_heading(),
+        yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
                                      CARRY_PITCH, 0.0, CONTROL_STEPS["raise"])
         yield from self.release_pan()
-        yield from self.to_board(grip)
+        yield from self.to_board()
 
     def level_tip(self, pitch: float) -> np.ndarray:
         """The tip position that turns the blade to ``pitch`` (its heading kept) with the
@@ -407,57 +412,68 @@ class SandwichRemove(KitchenExpert):
         geom = self.kin.model.geom("pan_floor")
         return float(self.kin.data.geom_xpos[geom.id][2] + self.kin.model.geom_size[geom.id][1])
 
-    def to_board(self, grip: tuple[np.ndarray, np.ndarray]) -> Iterator[None]:
-        """Bring the sandwich, level on the blade, over BOARD_SPOT and roll the blade
-        about its axis until the sandwich slides off onto the board."""
+    def to_board(self) -> Iterator[None]:
+        """Bring the sandwich, level on the blade, over BOARD_SPOT (a second, level
+        correction where it is more than ON_SPOT off), roll the blade about its axis
+        until the sandwich slides off onto the board, and draw the blade back from under
+        the sandwich's edge, which still leans on it, before it rises."""
         board = self.kin.body_pos("board")
         spot = board + np.array([*BOARD_SPOT, 0.0])
         ahead = np.array([np.cos(CARRY_HEADING), np.sin(CARRY_HEADING), 0.0])
         left = np.array([-ahead[1], ahead[0], 0.0])
-        tip = self.blade_tip()
-        for _ in range(2):  # the second pass corrects with the sandwich where it is
+
+        def tip_under_spot() -> np.ndarray:
             along, across = self.sandwich_on_blade()
             tip = spot - along * ahead - across * left
             tip[2] = board[2] + ks.BOARD_HALF[2] + BOARD_DROP
-            high = np.array([tip[0], tip[1], max(tip[2] + CARRY_CLEAR, self.blade_tip()[2])])
-            yield from self.blade_joints(grip, high, CARRY_HEADING, CARRY_PITCH, 0.0,
-                                         CONTROL_STEPS["carry"])
-            yield from self.blade_joints(grip, tip, CARRY_HEADING, 0.0, 0.0,
-                                         CONTROL_STEPS["down"])
+            return tip
+
+        tip = tip_under_spot()
+        high = np.array([tip[0], tip[1], max(tip[2] + CARRY_CLEAR, self.blade_tip()[2])])
+        yield from self.blade_joints(high, CARRY_HEADING, CARRY_PITCH, 0.0,
+                                     CONTROL_STEPS["carry"])
+        yield from self.blade_joints(tip, CARRY_HEADING, 0.0, 0.0, CONTROL_STEPS["down"])
+        yield from self.wait(CONTROL_STEPS["settle"])
+        if np.linalg.norm((self.kin.body_pos("sandwich") - spot)[:2]) > ON_SPOT:
+            tip = tip_under_spot()
+            yield from self.blade_joints(tip, CARRY_HEADING, 0.0, 0.0, CONTROL_STEPS["down"])
             yield from self.wait(CONTROL_STEPS["settle"])
-        yield from self.blade_joints(grip, tip, CARRY_HEADING, 0.0, TIP_ROLL,
-                                     CONTROL_STEPS["tip"])
+        yield from self.blade_joints(tip, CARRY_HEADING, 0.0, TIP_ROLL, CONTROL_STEPS["tip"])
         yield from self.wait(40)
-        yield from self.blade_joints(grip, tip + up(HOVER), CARRY_HEADING, 0.0, TIP_ROLL,
-                                     CONTROL_STEPS["lift"])
+        yield from self.blade_joints(tip + DRAW_BACK * left, CARRY_HEADING, 0.0, TIP_ROLL,
+                                     CONTROL_STEPS["down"])
+        yield from self.blade_joints(tip + DRAW_BACK * left + up(HOVER), CARRY_HEADING, 0.0,
+                                     TIP_ROLL, CONTROL_STEPS["lift"])
         yield from self.wait(60)
 
-    def blade_joints(self, grip: tuple[np.ndarray, np.ndarray], tip: np.ndarray,
-                     heading: float, pitch: float, roll: float, steps: int,
-                     pieces: int = 6) -> Iterator[None]:
+    def blade_joints(self, tip: np.ndarray, heading: float, pitch: float, roll: float,
+                     steps: int) -> Iterator[None]:
         """Move the blade from its pose in the world state to ``tip``, ``heading``,
-        ``pitch`` (nose down) and ``roll`` in joint space: the arm angles for ``pieces``
-        poses on the way are solved once, and the arm follows them (minimum jerk in
-        time). Held in Cartesian space, the arm near full reach chased the body's sway
-        (an elbow at 0.3 rad swung 1.2 rad within 40 steps, seed 620002) and threw the
-        sandwich off."""
+        ``pitch`` (nose down) and ``roll`` (minimum jerk in time) in joint space: every
+        REPLAN control steps the arm angles for the pose REPLAN steps on are solved from
+        the grip as it is then, and the arm moves to them linearly (each joint at most
+        JOINT_STEP per step). Held in Cartesian space, the arm near full reach chased
+        the body's sway (an elbow at 0.3 rad swung 1.2 rad within 40 steps, seed
+        620002) and threw the sandwich off; planned once, the spatula's slow turn in
+        the jaw (18 degrees over a carry, seed 620006) went uncorrected."""
         start = self.blade_tip()
         heading0, pitch0, roll0 = self.blade_heading(), self.blade_pitch(), self.blade_roll()
         turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
-        angles = [self.arm["right"].copy()]
-        for i in range(1, pieces + 1):
-            s = i / pieces
-            pos, rot = self.blade(grip, start + (tip - start) * s, heading0 + turn * s,
-                                  pitch0 + (pitch - pitch0) * s,
-                                  roll0 + (roll - roll0) * s)["right"]
-            angles.append(self.kin.solve("right", pos, rot, angles[-1], iterations=200)[0])
         self.hand.pop("right", None)
         self.offset["right"] = np.zeros(3)
-        for k in range(1, steps + 1):
-            u = min_jerk(k / steps) * pieces
-            i = min(int(u), pieces - 1)
-            self.arm["right"] = angles[i] + (u - i) * (angles[i + 1] - angles[i])
-            yield
+        for first in range(0, steps, REPLAN):
+            last = min(first + REPLAN, steps)
+            s = min_jerk(last / steps)
+            pos, rot = self.blade(self.grip_transform(), start + (tip - start) * s,
+                                  heading0 + turn * s, pitch0 + (pitch - pitch0) * s,
+                                  roll0 + (roll - roll0) * s)["right"]
+            begin = self.arm["right"].copy()
+            end = self.kin.solve("right", pos, rot, begin, iterations=200)[0]
+            end = begin + np.clip(end - begin, -JOINT_STEP * (last - first),
+                                  JOINT_STEP * (last - first))
+            for k in range(first + 1, last + 1):
+                self.arm["right"] = begin + (k - first) / (last - first) * (end - begin)
+                yield
 
     def sandwich_on_blade(self) -> tuple[float, float]:
         """The sandwich's centre from the blade's tip, along the blade and to its left
