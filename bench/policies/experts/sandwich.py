@@ -214,6 +214,9 @@ class SandwichRemove(KitchenExpert):
         yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
                                      CARRY_PITCH, 0.0, CONTROL_STEPS["raise"])
         yield from self.release_pan()
+        # once more: letting go of the pan shifts the body and tilts the blade (620001)
+        yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
+                                     CARRY_PITCH, 0.0, CONTROL_STEPS["settle"])
         yield from self.to_board()
 
     def level_tip(self, pitch: float) -> np.ndarray:
