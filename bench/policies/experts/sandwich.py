@@ -176,13 +176,17 @@ class SandwichRemove(KitchenExpert):
         end = np.array([*self.far_wall(centre, ahead)[:2], floor])
         above = start + up(LIFT)
         # up first, then over: straight from the regrasp, the blade met the pan's wall
-        # and the hob, and the spatula turned in the jaw (seed 620006)
+        # and the hob, and the spatula turned in the jaw (seed 620006); in joint space,
+        # the arm's sag taken out (tracked in Cartesian space, the blade flailed and the
+        # spatula rolled 58 degrees in the jaw, seed 620010)
         tip = self.blade_tip()
-        yield from self.blade_to(grip, np.array([tip[0], tip[1], above[2] + LIFT]),
-                                 self.blade_heading(), 0.0, CONTROL_STEPS["down"])
-        yield from self.blade_to(grip, above + up(LIFT), HEADING, 0.0,
-                                 CONTROL_STEPS["entry"])
-        yield from self.blade_to(grip, above, HEADING, ENTRY_PITCH, CONTROL_STEPS["down"])
+        self.unsag = True
+        yield from self.blade_joints(np.array([tip[0], tip[1], above[2] + LIFT]),
+                                     self.blade_heading(), 0.0, 0.0, CONTROL_STEPS["down"])
+        yield from self.blade_joints(above + up(LIFT), HEADING, 0.0, 0.0, CONTROL_STEPS["entry"])
+        yield from self.blade_joints(above, HEADING, ENTRY_PITCH, 0.0, CONTROL_STEPS["down"])
+        self.unsag = False  # the bias holds while the blade presses on the pan's floor
+        grip = self.grip_transform()
         yield from self.blade_to(grip, above, HEADING, ENTRY_PITCH, CONTROL_STEPS["settle"],
                                  servo=True)
         grip = self.grip_transform()  # the spatula may have turned in the jaw
