@@ -80,14 +80,19 @@ RIM_CLEARANCE = 0.03  # m, the loaded blade's tip rises in place this far above 
 # and the spatula turned in the jaw, seed 620006)
 CARRY_CLEAR = 0.05  # m, the blade travels to the board this much higher than it tips off
 BOARD_DROP = 0.025  # m, the sandwich's bottom this far above the board when tipped off
-BOARD_SPOT = (0.0, 0.04)  # m, the sandwich is brought over this point (x, y from the
-# board's centre) and slides off the blade toward the board's centre
+BOARD_SPOT = (0.0, -0.06)  # m, the sandwich is brought over this point (x, y from the
+# board's centre) and slides off the blade's left edge toward the board's centre
 ON_SPOT = 0.015  # m, a sandwich this near BOARD_SPOT is tipped off without a correction
-DRAW_BACK = 0.08  # m, the rolled blade draws back this far to its left before it rises (the
-# sandwich slid off, its edge still leaning on the blade, seeds 620000 and 620002)
-TIP_ROLL = np.radians(75)  # the blade rolls this far (its right edge down) to tip it off
-CARRY_HEADING = 0.0  # the blade's heading over the board (the hand reaches
-# over the board from the scoop's stance)
+DRAW_BACK = 0.08  # m, the rolled blade draws back this far to its right before it rises
+# (the sandwich slid off, its edge still leaning on the blade, seeds 620000 and 620002)
+TIP_ROLL = np.radians(-75)  # the blade rolls this far (its left edge down) to tip it off;
+# rolled the other way at CARRY_HEADING, the arm's angles were out of reach from the carry's
+CARRY_HEADING = np.radians(-20)  # the blade's heading over the board: the arm reaches the
+# blade over the board at -40 to -10 degrees, and turned on the way from HEADING, through
+# the headings it reaches between (0 to 10 degrees halfway, seed 620000)
+IK_ERROR = 0.01  # the arm's pose error (m, and 0.3 m per rad) beyond which a blade pose on
+# the way counts as out of reach (turning the blade from heading -12 to 40 degrees,
+# headings near 0 are: the solutions jumped 2.8 rad, seed 620010)
 REPLAN = 20  # control steps between the arm's re-planned blade poses (blade_joints)
 SAG_GAIN = 0.05  # share of the right arm's joint error (commanded less measured) added to
 # its joint bias per step once the blade is loaded
@@ -447,9 +452,9 @@ class SandwichRemove(KitchenExpert):
             yield from self.wait(CONTROL_STEPS["settle"])
         yield from self.blade_joints(tip, CARRY_HEADING, 0.0, TIP_ROLL, CONTROL_STEPS["tip"])
         yield from self.wait(40)
-        yield from self.blade_joints(tip + DRAW_BACK * left, CARRY_HEADING, 0.0, TIP_ROLL,
+        yield from self.blade_joints(tip - DRAW_BACK * left, CARRY_HEADING, 0.0, TIP_ROLL,
                                      CONTROL_STEPS["down"])
-        yield from self.blade_joints(tip + DRAW_BACK * left + up(HOVER), CARRY_HEADING, 0.0,
+        yield from self.blade_joints(tip - DRAW_BACK * left + up(HOVER), CARRY_HEADING, 0.0,
                                      TIP_ROLL, CONTROL_STEPS["lift"])
         yield from self.wait(60)
 
@@ -458,24 +463,33 @@ class SandwichRemove(KitchenExpert):
         """Move the blade from its pose in the world state to ``tip``, ``heading``,
         ``pitch`` (nose down) and ``roll`` (minimum jerk in time) in joint space: every
         REPLAN control steps the arm angles for the pose REPLAN steps on are solved from
-        the grip as it is then, and the arm moves to them linearly (each joint at most
-        JOINT_STEP per step). Held in Cartesian space, the arm near full reach chased
-        the body's sway (an elbow at 0.3 rad swung 1.2 rad within 40 steps, seed
-        620002) and threw the sandwich off; planned once, the spatula's slow turn in
-        the jaw (18 degrees over a carry, seed 620006) went uncorrected."""
+        the grip as it is then (where that pose is out of reach, IK_ERROR, the angles go
+        the same share of the way toward the goal's), and the arm moves to them
+        linearly, each joint at most JOINT_STEP per step. Held in Cartesian space, the
+        arm near full reach chased the body's sway (an elbow at 0.3 rad swung 1.2 rad
+        within 40 steps, seed 620002) and threw the sandwich off; planned once, the
+        spatula's slow turn in the jaw (18 degrees over a carry, seed 620006) went
+        uncorrected."""
         start = self.blade_tip()
         heading0, pitch0, roll0 = self.blade_heading(), self.blade_pitch(), self.blade_roll()
         turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
         self.hand.pop("right", None)
         self.offset["right"] = np.zeros(3)
-        for first in range(0, steps, REPLAN):
-            last = min(first + REPLAN, steps)
-            s = min_jerk(last / steps)
+
+        def angles(s: float, seed: np.ndarray) -> tuple[np.ndarray, float]:
             pos, rot = self.blade(self.grip_transform(), start + (tip - start) * s,
                                   heading0 + turn * s, pitch0 + (pitch - pitch0) * s,
                                   roll0 + (roll - roll0) * s)["right"]
+            return self.kin.solve("right", pos, rot, seed, iterations=200)
+
+        for first in range(0, steps, REPLAN):
+            last = min(first + REPLAN, steps)
             begin = self.arm["right"].copy()
-            end = self.kin.solve("right", pos, rot, begin, iterations=200)[0]
+            end, error = angles(min_jerk(last / steps), begin)
+            if error > IK_ERROR:  # a pose on the way out of reach: toward the goal's angles
+                done, now = min_jerk(first / steps), min_jerk(last / steps)
+                goal = angles(1.0, begin)[0]
+                end = begin + (goal - begin) * (now - done) / max(1.0 - done, 1e-9)
             end = begin + np.clip(end - begin, -JOINT_STEP * (last - first),
                                   JOINT_STEP * (last - first))
             for k in range(first + 1, last + 1):
