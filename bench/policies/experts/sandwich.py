@@ -80,7 +80,7 @@ RIM_CLEARANCE = 0.03  # m, the loaded blade's tip rises in place this far above 
 # and the spatula turned in the jaw, seed 620006)
 CARRY_CLEAR = 0.05  # m, the blade travels to the board this much higher than it tips off
 BOARD_DROP = 0.025  # m, the sandwich's bottom this far above the board when tipped off
-BOARD_SPOT = (0.0, -0.06)  # m, the sandwich is brought over this point (x, y from the
+BOARD_SPOT = (-0.03, 0.0)  # m, the sandwich is brought over this point (x, y from the
 # board's centre) and slides off the blade's left edge toward the board's centre
 ON_SPOT = 0.015  # m, a sandwich this near BOARD_SPOT is tipped off without a correction
 DRAW_BACK = 0.08  # m, the rolled blade draws back this far to its right before it rises
@@ -464,7 +464,8 @@ class SandwichRemove(KitchenExpert):
         ``pitch`` (nose down) and ``roll`` (minimum jerk in time) in joint space: every
         REPLAN control steps the arm angles for the pose REPLAN steps on are solved from
         the grip as it is then (where that pose is out of reach, IK_ERROR, the angles go
-        the same share of the way toward the goal's), and the arm moves to them
+        the same share of the way toward the goal's, or stay where the goal is out of
+        reach too: seed 620011 flung the sandwich off), and the arm moves to them
         linearly, each joint at most JOINT_STEP per step. Held in Cartesian space, the
         arm near full reach chased the body's sway (an elbow at 0.3 rad swung 1.2 rad
         within 40 steps, seed 620002) and threw the sandwich off; planned once, the
@@ -488,8 +489,9 @@ class SandwichRemove(KitchenExpert):
             end, error = angles(min_jerk(last / steps), begin)
             if error > IK_ERROR:  # a pose on the way out of reach: toward the goal's angles
                 done, now = min_jerk(first / steps), min_jerk(last / steps)
-                goal = angles(1.0, begin)[0]
-                end = begin + (goal - begin) * (now - done) / max(1.0 - done, 1e-9)
+                goal, error = angles(1.0, begin)
+                share = (now - done) / max(1.0 - done, 1e-9) if error <= IK_ERROR else 0.0
+                end = begin + (goal - begin) * share
             end = begin + np.clip(end - begin, -JOINT_STEP * (last - first),
                                   JOINT_STEP * (last - first))
             for k in range(first + 1, last + 1):
