@@ -1,5 +1,6 @@
 """The sandwich_remove draft (bench/policies/experts/sandwich.py): its registration, its
-blade geometry, and the reach from its stance that the script relies on."""
+blade geometry and pose readings, the levelling of the loaded blade, and the reach from
+its stance that the script relies on (the take, the scoop, the board)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from bench.policies import experts
 from bench.policies.experts import kitchen_items, sandwich
 from bench.policies.experts.kinematics import rot_x
 from bench.policies.experts.sandwich import (
+    BOARD_DROP,
+    BOARD_SPOT,
+    CARRY_HEADING,
+    CARRY_PITCH,
     ENTRY,
     ENTRY_PITCH,
     GRIP_ABOVE,
@@ -20,15 +25,18 @@ from bench.policies.experts.sandwich import (
     JAW_ROLL,
     LIFT,
     REGRIP_AT,
+    RIM_CLEARANCE,
     STANCE,
     TAKE_REACH,
     TIP,
+    TIP_ROLL,
     WALL_GAP,
     SandwichRemove,
     spatula_rotation,
     up,
 )
 from bench.policies.experts.script import KEYFRAME_ARMS
+from bench.tasks import kitchen_scene as ks
 
 REACHED = 0.005  # m (and weighted rad), inverse-kinematics error counted as reached
 TASK = "sandwich_remove"
@@ -142,3 +150,77 @@ def test_scoop_ends_before_the_far_wall(at_stance: SandwichRemove) -> None:
     assert np.isclose(np.linalg.norm((end - pan)[:2]), inner - WALL_GAP)
     along = (end - centre) @ ahead
     assert along > 0.0 and np.allclose(end - centre, along * ahead)
+
+
+def posed_spatula(expert: SandwichRemove, tip: np.ndarray, rot: np.ndarray) -> np.ndarray:
+    """Set the spatula in the expert's kinematics so that its blade tip is at ``tip`` with
+    orientation ``rot``; returns the previous qpos (to restore)."""
+    kin = expert.kin
+    saved = kin.data.qpos.copy()
+    qpos = saved.copy()
+    adr = kin.model.jnt_qposadr[kin.model.body("spatula").jntadr[0]]
+    quat = np.zeros(4)
+    mujoco.mju_mat2Quat(quat, rot.flatten())
+    qpos[adr:adr + 3] = tip - rot @ TIP
+    qpos[adr + 3:adr + 7] = quat
+    kin.set_state(qpos)
+    return saved
+
+
+def test_blade_heading_pitch_and_roll_read_back(at_stance: SandwichRemove) -> None:
+    heading, pitch, roll = np.radians(-20), np.radians(12), np.radians(-75)
+    rot = spatula_rotation(heading, pitch) @ rot_x(roll)
+    saved = posed_spatula(at_stance, np.array([1.0, -0.4, 0.95]), rot)
+    try:
+        assert np.isclose(at_stance.blade_heading(), heading)
+        assert np.isclose(at_stance.blade_pitch(), pitch)
+        assert np.isclose(at_stance.blade_roll(), roll)
+        assert np.allclose(at_stance.blade_tip(), [1.0, -0.4, 0.95])
+    finally:
+        at_stance.kin.set_state(saved)
+
+
+def test_level_tip_keeps_the_point_under_the_sandwich_and_clears_the_rim(
+        at_stance: SandwichRemove) -> None:
+    """Levelling a blade pitched 20 degrees nose down under the sandwich: the blade point
+    under the sandwich's centre keeps its place in plan, the tip ends RIM_CLEARANCE
+    above the pan's rim."""
+    heading, pitch = HEADING, np.radians(20)
+    rot = spatula_rotation(heading, pitch)
+    sandwich_at = at_stance.kin.body_pos("sandwich")
+    tip = sandwich_at + rot[:, 0] * 0.04 - up(0.02)  # the tip 4 cm beyond the centre
+    saved = posed_spatula(at_stance, tip, rot)
+    try:
+        body, now = at_stance.kin.body_pos("spatula"), at_stance.kin.body_rot("spatula")
+        under = now.T @ (sandwich_at - body)
+        under[2] = 0.0
+        level_tip = at_stance.level_tip(CARRY_PITCH)
+        level = spatula_rotation(heading, CARRY_PITCH)
+        level_body = level_tip - level @ TIP
+        assert np.allclose((level_body + level @ under)[:2], (body + now @ under)[:2])
+        rim = at_stance.kin.body_pos("pan")[2] + ks.PAN_HEIGHT
+        assert np.isclose(level_tip[2], rim + RIM_CLEARANCE)
+    finally:
+        at_stance.kin.set_state(saved)
+
+
+def test_carry_heading_and_tip_roll_are_reached_over_the_board(at_stance: SandwichRemove) -> None:
+    """Over the board (BOARD_SPOT, BOARD_DROP) the right hand holding the spatula with the
+    upright jaw reaches the blade level at CARRY_HEADING and rolled TIP_ROLL, solved on
+    from the level pose as the arm moves; turned 20 degrees left of +x instead (toward
+    the pan's side), the level pose is out of reach."""
+    expert = at_stance
+    upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)
+    board = expert.kin.body_pos("board")
+    tip = board + np.array([*BOARD_SPOT, ks.BOARD_HALF[2] + BOARD_DROP])
+    q, level_error = expert.kin.solve(
+        "right", *expert.blade(upright, tip, CARRY_HEADING, 0.0)["right"],
+        KEYFRAME_ARMS["right"], iterations=300)
+    rolled_error = expert.kin.solve(
+        "right", *expert.blade(upright, tip, CARRY_HEADING, 0.0, TIP_ROLL)["right"], q,
+        iterations=300)[1]
+    left_error = expert.kin.solve(
+        "right", *expert.blade(upright, tip, np.radians(20), 0.0)["right"],
+        KEYFRAME_ARMS["right"], iterations=300)[1]
+    assert level_error < REACHED and rolled_error < REACHED, (level_error, rolled_error)
+    assert left_error > 10 * REACHED

@@ -2,9 +2,9 @@
 hand takes the spatula, scoops the sandwich out of the frying pan with the blade and
 rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
 (``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
-the spatula is now taken and held with the jaw upright on 11 of 12 seeds, but in that
-grip the pads hold the spatula's roll and heading by friction only; the sandwich rises on
-the blade on 5 of 12 seeds but falls back into the pan or off on the way to the board.
+every sandwich that the scoop gets onto the blade now reaches the board, but the scoop
+itself gets it there on about half the seeds (it pushes the sandwich along instead, or the
+spatula turns in the jaw, whose pads hold its roll and heading by friction only).
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -126,13 +126,17 @@ class SandwichRemove(KitchenExpert):
     edge; it lets go and takes the overhanging handle again with the jaw upright (a side
     grip holds the blade's pitch by friction only, and the blade turned in the jaw as
     soon as it pushed). The robot walks back to STANCE between these steps where it
-    has drifted (``settle``). The left hand grips the pan's handle. The blade, turned to
-    HEADING, comes down steeply (ENTRY_PITCH) into the gap before the sandwich and
-    slides along the pan's floor to WALL_GAP before the far wall, its pitch falling
-    so that it keeps RIM_CLEAR above the near rim, while the hand's offset servos the
-    tip's height onto the floor; the sandwich rides up onto the blade. The loaded blade
-    rises RAISE, the left hand lets go of the pan, and the sandwich is brought over
-    BOARD_SPOT and rolled off (TIP_ROLL).
+    has drifted (``settle``). The left hand grips the pan's handle. The blade rises,
+    turns to HEADING and comes down steeply (ENTRY_PITCH) above the gap before the
+    sandwich, the right arm moving in joint space with its sag taken out
+    (``blade_joints``, ``unsag``); it then slides along the pan's floor to WALL_GAP
+    before the far wall, its pitch falling so that it keeps RIM_CLEAR above the near
+    rim, while the hand's offset servos the tip's height onto the floor; the sandwich
+    rides up onto the blade. The hand rises RAISE, the blade is levelled with its tip
+    RIM_CLEARANCE above the rim and the point under the sandwich kept in plan, the left
+    hand lets go of the pan, the blade is levelled again and carried, turning to
+    CARRY_HEADING, over BOARD_SPOT; it comes down to BOARD_DROP, rolls TIP_ROLL (left
+    edge down) until the sandwich slides off, and draws back DRAW_BACK before it rises.
     """
 
     def reset(self) -> None:
