@@ -542,14 +542,14 @@ class SandwichRemove(KitchenExpert):
 DRAFTS: dict[str, type[Expert]] = {"sandwich_remove": SandwichRemove}
 EXPERTS: dict[str, type[Expert]] = {}
 PENDING: dict[str, str] = {
-    "sandwich_remove": "draft below the bar: 0 of 12 official seeds (620000-620011, embedded "
-                       "default, cap raised to 3200 control steps), no fall. The spatula is "
-                       "taken, dragged to the counter's edge and held with the jaw upright on "
-                       "11 of 12 (the version before: 7 of 10), but the pads hold the round "
-                       "handle's roll and heading by friction only: on the way into the pan "
-                       "the spatula tilted to 53-89 degrees on 9 of 11 where the blade met the "
-                       "pan's wall (rising first, 29-47 on 8 of 11; the sandwich then rises "
-                       "3-7.7 cm on 5 of 12 but falls back or off on the way). Even placed, the "
-                       "blade's 4 mm front edge lifts the sandwich only when pressed about "
-                       "3 mm into its side (docs/experts.md, sandwich_remove)",
+    "sandwich_remove": "draft below the bar: 6 of 24 official seeds (620000-620023, embedded "
+                       "default, cap raised to 3600 control steps), no fall. All 6 are on "
+                       "620000-620011, the seeds the script was tuned on; 0 of 620012-620023. "
+                       "Every sandwich still on the blade after the raise reached the board "
+                       "(6 of 6): the right arm moves the loaded blade in joint space with "
+                       "its sag taken out. The scoop is the gap: the blade pushes the "
+                       "sandwich along the pan's floor instead of sliding under it (or flips "
+                       "it against the wall), or the spatula turns in the jaw, whose pads "
+                       "hold its roll and heading by friction only (docs/experts.md, "
+                       "sandwich_remove)",
 }
