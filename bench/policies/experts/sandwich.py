@@ -2,9 +2,10 @@
 hand takes the spatula, scoops the sandwich out of the frying pan with the blade and
 rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
 (``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
-every sandwich that the scoop gets onto the blade now reaches the board, but the scoop
-itself gets it there on about half the seeds (it pushes the sandwich along instead, or the
-spatula turns in the jaw, whose pads hold its roll and heading by friction only).
+every sandwich still on the blade after the scoop's raise now reaches the board, but the
+scoop itself gets it there on about a quarter of the seeds (it pushes the sandwich along
+instead, or the spatula turns in the jaw, whose pads hold its roll and heading by
+friction only).
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -75,9 +76,9 @@ RAISE = 0.10  # m, the loaded blade rises this far (the sandwich then clears the
 # the way to the board)
 CARRY_PITCH = np.radians(-4)  # the blade's tip is kept this far up while it travels (the
 # sandwich, shaken, slid off over the tip)
-RIM_CLEARANCE = 0.03  # m, the loaded blade's tip rises in place this far above the pan's rim
-# before it travels (carried along at rim height, blade and handle dragged on the wall
-# and the spatula turned in the jaw, seed 620006)
+RIM_CLEARANCE = 0.03  # m, the loaded blade is levelled with its tip this far above the
+# pan's rim before it travels (carried along at rim height, blade and handle dragged on
+# the wall and the spatula turned in the jaw, seed 620006)
 CARRY_CLEAR = 0.05  # m, the blade travels to the board this much higher than it tips off
 BOARD_DROP = 0.025  # m, the sandwich's bottom this far above the board when tipped off
 BOARD_SPOT = (-0.03, 0.0)  # m, the sandwich is brought over this point (x, y from the
@@ -95,7 +96,7 @@ IK_ERROR = 0.01  # the arm's pose error (m, and 0.3 m per rad) beyond which a bl
 # headings near 0 are: the solutions jumped 2.8 rad, seed 620010)
 REPLAN = 20  # control steps between the arm's re-planned blade poses (blade_joints)
 SAG_GAIN = 0.05  # share of the right arm's joint error (commanded less measured) added to
-# its joint bias per step once the blade is loaded
+# its joint bias per step while the blade moves freely
 SAG_LIMIT = 0.2  # rad, largest joint bias
 TIP_GAIN = 0.05  # share of the blade tip's error added to the hand's offset per step
 CONTROL_STEPS = {"hover": 80, "down": 40, "lift": 40, "entry": 80, "settle": 50,
@@ -141,7 +142,7 @@ class SandwichRemove(KitchenExpert):
 
     def reset(self) -> None:
         super().reset()
-        self.unsag = False  # the right arm's joint bias learns (loaded blade)
+        self.unsag = False  # the right arm's joint bias learns (the blade's free moves)
         self.bias = np.zeros(7)  # rad, added to the right arm's commanded angles
 
     def _track(self) -> None:
@@ -223,7 +224,6 @@ class SandwichRemove(KitchenExpert):
         yield from self.move({"right": (pos + up(RAISE), rot)}, CONTROL_STEPS["raise"],
                              contact=True)
         yield from self.wait(CONTROL_STEPS["settle"])
-        grip = self.grip_transform()
         yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
                                      CARRY_PITCH, 0.0, CONTROL_STEPS["raise"])
         yield from self.release_pan()
