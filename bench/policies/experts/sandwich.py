@@ -68,7 +68,8 @@ HEADING = np.radians(40)  # the blade enters the pan pointing this far left of +
 ENTRY = 0.085  # m, the tip comes down this far before the sandwich's centre
 WALL_GAP = 0.012  # m, and slides under it to this far before the far wall's inner face
 ENTRY_PITCH = np.radians(35)  # blade pitch (nose down) as the tip comes down
-PUSHED = 0.015  # m, the tip this close to the scoop's end (horizontally) counts as there
+PAST = 0.04  # m, the push goes on until the tip is this far beyond the sandwich's centre
+PUSHED = 0.015  # m, the tip this close to the push's goal (horizontally) counts as there
 PRESS = 0.005  # m, the hand is sent this much lower than the tip on the pan's floor
 RIM_CLEAR = 0.006  # m, the blade passes this far above the near rim while it slides in
 LIFT = 0.05  # m, the blade comes down into the pan from this far above the entry point
@@ -100,7 +101,7 @@ SAG_GAIN = 0.05  # share of the right arm's joint error (commanded less measured
 SAG_LIMIT = 0.2  # rad, largest joint bias
 TIP_GAIN = 0.05  # share of the blade tip's error added to the hand's offset per step
 CONTROL_STEPS = {"hover": 80, "down": 40, "lift": 40, "entry": 80, "settle": 50,
-                 "scoop": 160, "push": 80, "raise": 80, "carry": 300, "tip": 30,
+                 "scoop": 160, "push": 160, "raise": 80, "carry": 300, "tip": 30,
                  "drag": 200}
 
 
@@ -206,16 +207,29 @@ class SandwichRemove(KitchenExpert):
         rim = self.kin.body_pos("pan")[:2] - ks.PAN_RADIUS * ahead[:2]
         rise = ks.PAN_HEIGHT - (floor - self.kin.body_pos("pan")[2]) + RIM_CLEAR
 
+        def pitch_at(tip: np.ndarray) -> float:
+            run = float(np.linalg.norm(tip[:2] - rim))
+            return min(ENTRY_PITCH, float(np.arctan2(rise, run)))
+
         def scoop(s: float) -> tuple[np.ndarray, float, float]:
             tip = start + (end - start) * s
-            run = float(np.linalg.norm(tip[:2] - rim))
-            return tip, HEADING, min(ENTRY_PITCH, float(np.arctan2(rise, run)))
+            return tip, HEADING, pitch_at(tip)
+
+        def still(tip: np.ndarray) -> Callable[[float], tuple[np.ndarray, float, float]]:
+            return lambda _: (tip, HEADING, pitch_at(tip))
 
         yield from self.blade_path(grip, scoop, CONTROL_STEPS["scoop"], servo=True, press=PRESS)
-        for _ in range(CONTROL_STEPS["push"]):  # on until the tip is at the end
-            if np.linalg.norm(self.blade_tip()[:2] - end[:2]) < PUSHED:
+        # on toward PAST beyond where the sandwich now is (or the wall's gap), until the
+        # tip is there: aimed at the scoop's end, the blade stopped where the sandwich,
+        # pushed along, still sat half off it (620013)
+        for _ in range(CONTROL_STEPS["push"]):
+            now = self.kin.body_pos("sandwich")
+            wall = self.far_wall(now, ahead)
+            goal = wall if (wall - now) @ ahead < PAST else now + PAST * ahead
+            goal = np.array([goal[0], goal[1], floor])
+            if np.linalg.norm(self.blade_tip()[:2] - goal[:2]) < PUSHED:
                 break
-            yield from self.blade_path(grip, lambda _: scoop(1.0), 1, servo=True, press=PRESS)
+            yield from self.blade_path(grip, still(goal), 1, servo=True, press=PRESS)
         # straight up with the hand as it is: re-aimed from the grip, the blade pitched
         # about its tip on the floor instead of rising
         pos, rot = self.kin.pinch_pose("right")
