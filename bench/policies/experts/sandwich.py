@@ -2,10 +2,10 @@
 hand takes the spatula, scoops the sandwich out of the frying pan with the blade and
 rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
 (``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
-every sandwich still on the blade after the scoop's raise now reaches the board, but the
-scoop itself gets it there on about a quarter of the seeds (it pushes the sandwich along
-instead, or the spatula turns in the jaw, whose pads hold its roll and heading by
-friction only).
+the loaded blade now reaches the board and leaves the sandwich flat on it on 16 of 20
+seeds, but the scoop loads it on fewer than half (it pushes the sandwich along instead,
+or the spatula turns in the jaw, whose pads hold its roll and heading by friction
+only).
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -556,14 +556,14 @@ class SandwichRemove(KitchenExpert):
 DRAFTS: dict[str, type[Expert]] = {"sandwich_remove": SandwichRemove}
 EXPERTS: dict[str, type[Expert]] = {}
 PENDING: dict[str, str] = {
-    "sandwich_remove": "draft below the bar: 6 of 24 official seeds (620000-620023, embedded "
-                       "default, cap raised to 3600 control steps), no fall. All 6 are on "
-                       "620000-620011, the seeds the script was tuned on; 0 of 620012-620023. "
-                       "Every sandwich still on the blade after the raise reached the board "
-                       "(6 of 6): the right arm moves the loaded blade in joint space with "
-                       "its sag taken out. The scoop is the gap: the blade pushes the "
-                       "sandwich along the pan's floor instead of sliding under it (or flips "
-                       "it against the wall), or the spatula turns in the jaw, whose pads "
-                       "hold its roll and heading by friction only (docs/experts.md, "
-                       "sandwich_remove)",
+    "sandwich_remove": "draft below the bar: 16 of 48 official seeds (620000-620047, embedded "
+                       "default, cap raised to 3600 control steps), no fall: 6 of the 12 seeds "
+                       "the script was tuned on (620000-620011), 10 of the 36 others. 20 "
+                       "sandwiches were carried to the board (the right arm moves the loaded "
+                       "blade in joint space with its sag taken out) and 16 were left flat on "
+                       "it (the others on edge, tilted 11 degrees, or still on the blade). "
+                       "The scoop is the main gap: the blade pushes the sandwich along the "
+                       "pan's floor instead of sliding under it (or flips it against the "
+                       "wall), or the spatula turns in the jaw, whose pads hold its roll and "
+                       "heading by friction only (docs/experts.md, sandwich_remove)",
 }
