@@ -262,8 +262,7 @@ class SandwichRemove(KitchenExpert):
 
     def blade_path(self, grip: tuple[np.ndarray, np.ndarray],
                    path: Callable[[float], tuple[np.ndarray, float, float]],
-                   steps: int, servo: bool = False, press: float = 0.0,
-                   learn: bool = False) -> Iterator[None]:
+                   steps: int, servo: bool = False, press: float = 0.0) -> Iterator[None]:
         """Move the blade along ``path(s)`` (tip, heading, pitch for s from 0 to 1, minimum
         jerk in time) in ``steps`` control steps. With ``servo`` the hand's offset servos
         the tip: the world state's tip error, not the hand's, is what the offset learns
@@ -272,8 +271,8 @@ class SandwichRemove(KitchenExpert):
         (m): the hand is sent this much lower than the tip's path (the servo still aims
         at the path), which keeps a tip on a floor pressed on it; the servo then corrects
         the tip's height only (what blocks the tip sideways must not make the hand push
-        ever harder). ``learn``: the hand's offset learns its sag instead (Expert)."""
-        self.learning = learn
+        ever harder). The hand's offset does not learn its sag meanwhile (Expert)."""
+        self.learning = False
         axes = np.array([0.0, 0.0, 1.0]) if press else np.ones(3)
         for k in range(1, steps + 1):
             tip, heading, pitch = path(min_jerk(k / steps))
@@ -285,7 +284,7 @@ class SandwichRemove(KitchenExpert):
 
     def blade_to(self, grip: tuple[np.ndarray, np.ndarray], tip: np.ndarray, heading: float,
                  pitch: float, steps: int, servo: bool = False,
-                 press: float = 0.0, learn: bool = False) -> Iterator[None]:
+                 press: float = 0.0) -> Iterator[None]:
         """``blade_path`` on the shortest way from the blade's current pose to ``tip``,
         ``heading`` and ``pitch`` (nose down)."""
         start = self.blade_tip()
@@ -293,7 +292,7 @@ class SandwichRemove(KitchenExpert):
         turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
         yield from self.blade_path(
             grip, lambda s: (start + (tip - start) * s, heading0 + turn * s,
-                             pitch0 + (pitch - pitch0) * s), steps, servo, press, learn)
+                             pitch0 + (pitch - pitch0) * s), steps, servo, press)
 
     def take_spatula(self) -> Iterator[None]:
         """The right hand comes down onto the spatula's handle (its pinch site servoed onto
