@@ -22,6 +22,7 @@ from bench.policies.experts.sandwich import (
     GRIP_ABOVE,
     GRIP_AT,
     HEADING,
+    IK_ERROR,
     JAW_ROLL,
     LIFT,
     REGRIP_AT,
@@ -150,6 +151,47 @@ def test_scoop_ends_before_the_far_wall(at_stance: SandwichRemove) -> None:
     assert np.isclose(np.linalg.norm((end - pan)[:2]), inner - WALL_GAP)
     along = (end - centre) @ ahead
     assert along > 0.0 and np.allclose(end - centre, along * ahead)
+
+
+SHOULDER_TURNED_BACK = np.array([1.06, -2.2, -1.56, -0.44, 0.5, 0.6, 0.66])  # rad, the
+# right arm at the entry on seed 620001 before scoop_arm: shoulder turned back, rolled to
+# its limit
+
+
+def chain_errors(expert: SandwichRemove, q: np.ndarray,
+                 ways: list[tuple[np.ndarray, float]]) -> list[float]:
+    """The inverse-kinematics error at each of ``ways`` (upright grip), solved on from
+    ``q`` pose after pose as the arm tracks."""
+    upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)
+    errors = []
+    for tip, pitch in ways:
+        target = expert.blade(upright, tip, HEADING, pitch)["right"]
+        for _ in range(3):
+            q, error = expert.kin.solve("right", *target, q, iterations=200)
+        errors.append(error)
+    return errors
+
+
+def test_scoop_arm_takes_the_branch_that_reaches_the_whole_scoop(
+        at_stance: SandwichRemove) -> None:
+    """From an arm turned back at the shoulder, the scoop's poses solved on from it fall
+    short; scoop_arm's angles for the first pose start a chain that reaches them all."""
+    expert = at_stance
+    centre = expert.kin.body_pos("sandwich")
+    ahead = np.array([np.cos(HEADING), np.sin(HEADING), 0.0])
+    start = np.array([*(centre - ENTRY * ahead)[:2], expert.pan_floor()])
+    end = np.array([*expert.far_wall(centre, ahead)[:2], start[2]])
+    ways = expert.scoop_ways(start, end, ahead)
+    assert np.allclose(ways[2][0], start) and np.allclose(ways[-1][0], end)
+    assert max(chain_errors(expert, SHOULDER_TURNED_BACK, ways)) > IK_ERROR
+    upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)
+    saved = expert.arm["right"].copy()
+    expert.arm["right"] = SHOULDER_TURNED_BACK.copy()
+    try:
+        q = expert.scoop_arm(upright, ways)
+    finally:
+        expert.arm["right"] = saved
+    assert max(chain_errors(expert, q, ways)) < REACHED
 
 
 def posed_spatula(expert: SandwichRemove, tip: np.ndarray, rot: np.ndarray) -> np.ndarray:
