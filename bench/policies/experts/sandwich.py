@@ -211,15 +211,12 @@ class SandwichRemove(KitchenExpert):
         yield from self.blade_to(grip, start, HEADING, ENTRY_PITCH, CONTROL_STEPS["down"])
         yield from self.blade_to(grip, start, HEADING, ENTRY_PITCH, CONTROL_STEPS["settle"],
                                  servo=True, press=PRESS)
-        def pitch_at(tip: np.ndarray) -> float:
-            return self.rim_pitch(tip, ahead)
-
         def scoop(s: float) -> tuple[np.ndarray, float, float]:
             tip = start + (end - start) * s
-            return tip, HEADING, pitch_at(tip)
+            return tip, HEADING, self.rim_pitch(tip, ahead)
 
         def still(tip: np.ndarray) -> Callable[[float], tuple[np.ndarray, float, float]]:
-            return lambda _: (tip, HEADING, pitch_at(tip))
+            return lambda _: (tip, HEADING, self.rim_pitch(tip, ahead))
 
         yield from self.blade_path(grip, scoop, CONTROL_STEPS["scoop"], servo=True, press=PRESS)
         # on toward PAST beyond where the sandwich now is (or the wall's gap), until the
