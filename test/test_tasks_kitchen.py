@@ -414,6 +414,63 @@ def test_box_on_edge_is_touching_but_its_bottom_is_high():
     assert scene.touches(scene.geoms("box"), scene.geom("counter_top"))
 
 
+def _scoop(pitch_deg: float) -> tuple[mujoco.MjModel, mujoco.MjData]:
+    """A sandwich on a floor (friction 1, as the pan's) and a spatula welded to a mocap
+    body, pitched ``pitch_deg`` nose down with its edge pressed 2 mm into the floor 8 cm
+    before the sandwich's centre, driven 10 cm on along +x in 2 s and held 1 s."""
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1, 1, 0.1],
+                            friction=[1.0, 0.01, 0.001])
+    ks.add_sandwich(spec)
+    ks.add_spatula(spec)
+    spec.worldbody.add_body(name="hand", mocap=True)
+    spec.add_equality(type=mujoco.mjtEq.mjEQ_WELD, name1="hand", name2="spatula",
+                      objtype=mujoco.mjtObj.mjOBJ_BODY)
+    model = spec.compile()
+    model.eq_data[0][:] = 0.0
+    model.eq_data[0][[6, 10]] = 1.0  # the spatula at the mocap's pose; torque scale 1
+    data = mujoco.MjData(model)
+    half = np.radians(pitch_deg) / 2
+    quat = np.array([np.cos(half), 0.0, np.sin(half), 0.0])
+    rot = np.zeros(9)
+    mujoco.mju_quat2Mat(rot, quat)
+    length, _, thick = ks.SPATULA_BLADE
+    body = np.array([-0.08, 0.0, -0.002]) - rot.reshape(3, 3) @ [length, 0.0, thick]
+    for name, pos, q in (("sandwich", [0.0, 0.0, ks.SANDWICH_HALF[2]], [1.0, 0, 0, 0]),
+                         ("spatula", body, quat)):
+        adr = model.jnt_qposadr[model.body(name).jntadr[0]]
+        data.qpos[adr:adr + 7] = [*pos, *q]
+    data.mocap_quat[0] = quat
+    steps = int(3.0 / model.opt.timestep)
+    for k in range(steps):
+        data.mocap_pos[0] = body + np.array([0.10 * min(1.0, k / (steps * 2 / 3)), 0.0, 0.0])
+        mujoco.mj_step(model, data)
+    return model, data
+
+
+@pytest.mark.parametrize("pitch_deg", [10, 20])
+def test_the_spatulas_bevelled_edge_slides_under_the_sandwich(pitch_deg):
+    """Driven along a floor at 10-20 degrees nose down, the blade's bevelled edge goes
+    under the sandwich and tips it up onto the blade; a square 4 mm front face pushed it
+    along flat instead (3 degrees at most, 5-7 cm along)."""
+    _, data = _scoop(pitch_deg)
+    rot = data.body("sandwich").xmat.reshape(3, 3)
+    assert np.degrees(np.arccos(rot[2, 2])) > 6.0
+    assert data.body("sandwich").xpos[2] > ks.SANDWICH_HALF[2] + 0.005
+
+
+def test_the_spatulas_blade_friction_governs_its_contacts():
+    """The blade's geoms outrank the sandwich's in contact priority, so a contact between
+    them has the blade's friction (0.4), not MuJoCo's larger-of-the-two (1.0)."""
+    model, data = _scoop(20)
+    blade = {model.geom("spatula_blade").id, model.geom("spatula_bevel").id}
+    sandwich = model.geom("sandwich_bread").id
+    frictions = [data.contact[i].friction[0] for i in range(data.ncon)
+                 if {data.contact[i].geom1, data.contact[i].geom2} & blade
+                 and sandwich in (data.contact[i].geom1, data.contact[i].geom2)]
+    assert frictions and np.allclose(frictions, ks.BLADE_FRICTION[0])
+
+
 # ----- (d) fail-fast -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("task", SANDWICH)

@@ -244,6 +244,10 @@ BOX_HALF = (0.12, 0.12, 0.10)  # m, the 3 kg box
 SAUCEPAN_RADIUS, SAUCEPAN_HEIGHT, SAUCEPAN_HANDLE = 0.09, 0.10, 0.10  # m
 PAN_RADIUS, PAN_HEIGHT, PAN_HANDLE = 0.12, 0.04, 0.18  # m
 SANDWICH_HALF = (0.05, 0.05, 0.015)  # m
+SPATULA_BLADE = (0.11, 0.045, 0.004)  # m, the blade's length, half width and thickness
+BEVEL_ANGLE = np.radians(10)  # the blade's edge is bevelled from below at this angle,
+BLADE_BEVEL = SPATULA_BLADE[2] / np.tan(BEVEL_ANGLE)  # m, over this length (22.7 mm)
+BLADE_FRICTION = [0.4, 0.01, 0.001]
 BOARD_HALF = (0.12, 0.17, 0.008)  # m
 GROCERIES = {  # name: (kind, half sizes or radius/half height, mass, rgba)
     "can_a": ("can", (0.033, 0.06), 0.35, [0.85, 0.2, 0.15, 1]),
@@ -305,13 +309,28 @@ def add_frying_pan(spec: mujoco.MjSpec, name: str = "pan") -> None:
 
 def add_spatula(spec: mujoco.MjSpec, name: str = "spatula") -> None:
     """A spatula (free body, 0.1 kg) lying flat: a handle along local -x and a thin,
-    wide blade at the +x end; origin at the handle's blade end, on the bottom face."""
+    wide blade at the +x end; origin at the handle's blade end, on the bottom face.
+
+    The blade (4 mm steel, friction 0.4 against anything: its geoms' ``priority`` makes
+    their friction the contact's, where MuJoCo would take the larger of the two) ends in
+    an edge bevelled from below over its last BLADE_BEVEL: the edge lies on the top
+    face, and held BEVEL_ANGLE or more nose down the edge is what touches a floor. With
+    a square 4 mm front face a sandwich's bottom edge met the face, whose normal then
+    points down, and the blade climbed over the sandwich instead of sliding under it."""
     body = free_body(spec, name)
     body.add_geom(name=f"{name}_handle", type=CAPSULE, size=[0.011, 0.09, 0],
                   pos=[-0.10, 0, 0.011], euler=[0, np.pi / 2, 0], rgba=DARK, mass=0.06,
                   friction=FRICTION)
-    body.add_geom(name=f"{name}_blade", type=BOX, size=[0.055, 0.045, 0.002],
-                  pos=[0.055, 0, 0.002], rgba=STEEL, mass=0.04, friction=[0.4, 0.01, 0.001])
+    length, half_width, thick = SPATULA_BLADE
+    flat = length - BLADE_BEVEL
+    body.add_geom(name=f"{name}_blade", type=BOX, size=[flat / 2, half_width, thick / 2],
+                  pos=[flat / 2, 0, thick / 2], rgba=STEEL, mass=0.036,
+                  friction=BLADE_FRICTION, priority=1)
+    edge = spec.add_mesh(name=f"{name}_edge")
+    edge.uservert = [v for y in (-half_width, half_width)
+                     for v in (flat, y, 0.0, flat, y, thick, length, y, thick)]
+    body.add_geom(name=f"{name}_bevel", type=mujoco.mjtGeom.mjGEOM_MESH, meshname=f"{name}_edge",
+                  rgba=STEEL, mass=0.004, friction=BLADE_FRICTION, priority=1)
 
 
 def add_sandwich(spec: mujoco.MjSpec, name: str = "sandwich") -> None:
