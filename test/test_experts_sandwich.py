@@ -127,15 +127,10 @@ def test_right_hand_reaches_grasp_and_scoop_from_the_stance(at_stance: SandwichR
     ahead = np.array([np.cos(HEADING), np.sin(HEADING), 0.0])
     start = np.array([*(centre - ENTRY * ahead)[:2], floor])
     end = np.array([*expert.far_wall(centre, ahead)[:2], floor])
-    upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)  # the grip after the regrasp
-    q0 = KEYFRAME_ARMS["right"]  # the regrasp's joint-space move starts the chain
-    errors = []
-    for tip, pitch in ((start + up(LIFT), ENTRY_PITCH), (start, ENTRY_PITCH),
-                       (end, np.radians(10)), (end + up(LIFT), 0.0)):
-        target = expert.blade(upright, tip, HEADING, pitch)["right"]
-        for _ in range(3):  # on from the previous pose's solution, as the arm tracks
-            q0, error = expert.kin.solve("right", *target, q0, iterations=200)
-        errors.append(error)
+    # the regrasp's joint-space move to the hanging arm starts the chain
+    errors = chain_errors(expert, KEYFRAME_ARMS["right"],
+                          [(start + up(LIFT), ENTRY_PITCH), (start, ENTRY_PITCH),
+                           (end, np.radians(10)), (end + up(LIFT), 0.0)])
     assert max(errors) < REACHED, errors
     assert np.allclose(TIP, [0.11, 0.0, 0.004])  # the bevelled edge, on the top face
 
