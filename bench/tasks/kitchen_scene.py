@@ -247,7 +247,7 @@ SANDWICH_HALF = (0.05, 0.05, 0.015)  # m
 SPATULA_BLADE = (0.11, 0.045, 0.004)  # m, the blade's length, half width and thickness
 BEVEL_ANGLE = np.radians(10)  # the blade's edge is bevelled from below at this angle,
 BLADE_BEVEL = SPATULA_BLADE[2] / np.tan(BEVEL_ANGLE)  # m, over this length (22.7 mm)
-BLADE_FRICTION = [0.4, 0.01, 0.001]
+BLADE_FRICTION = [0.4, 0.01, 0.001]  # sliding, torsional, rolling: steel on bread and pan
 BOARD_HALF = (0.12, 0.17, 0.008)  # m
 GROCERIES = {  # name: (kind, half sizes or radius/half height, mass, rgba)
     "can_a": ("can", (0.033, 0.06), 0.35, [0.85, 0.2, 0.15, 1]),

@@ -72,7 +72,7 @@ PAST = 0.04  # m, the push goes on until the tip is this far beyond the sandwich
 PUSHED = 0.015  # m, the tip this close to the push's goal (horizontally) counts as there
 PRESS = 0.005  # m, the hand is sent this much lower than the tip on the pan's floor
 RIM_CLEAR = 0.006  # m, the blade's top face passes this far above the near rim while it
-# slides in (its bottom face 2 mm; with the blade's thickness added, 620000-620023 made 4
+# slides in (its bottom face about 2 mm; with the blade's thickness added, 620000-620023 made 4
 # of 24 instead of 8)
 LIFT = 0.05  # m, the blade comes down into the pan from this far above the entry point
 RAISE = 0.10  # m, the loaded blade rises this far (the sandwich then clears the rim on
