@@ -31,6 +31,7 @@ from bench.tasks.props import (
     CAPSULE,
     CYLINDER,
     FRICTION,
+    MESH,
     STEEL,
     WHITE,
     WOOD,
@@ -329,7 +330,7 @@ def add_spatula(spec: mujoco.MjSpec, name: str = "spatula") -> None:
     edge = spec.add_mesh(name=f"{name}_edge")
     edge.uservert = [v for y in (-half_width, half_width)
                      for v in (flat, y, 0.0, flat, y, thick, length, y, thick)]
-    body.add_geom(name=f"{name}_bevel", type=mujoco.mjtGeom.mjGEOM_MESH, meshname=f"{name}_edge",
+    body.add_geom(name=f"{name}_bevel", type=MESH, meshname=f"{name}_edge",
                   rgba=STEEL, mass=0.004, friction=BLADE_FRICTION, priority=1)
 
 

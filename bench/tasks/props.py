@@ -15,6 +15,7 @@ CYLINDER = mujoco.mjtGeom.mjGEOM_CYLINDER
 CAPSULE = mujoco.mjtGeom.mjGEOM_CAPSULE
 SPHERE = mujoco.mjtGeom.mjGEOM_SPHERE
 ELLIPSOID = mujoco.mjtGeom.mjGEOM_ELLIPSOID
+MESH = mujoco.mjtGeom.mjGEOM_MESH
 
 TABLE_TOP = 0.70  # m, height of every table top
 PAD_HALF, PAD_HALF_THICKNESS = 0.06, 0.003  # m, the square pad blocks are stacked on
