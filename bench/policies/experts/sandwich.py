@@ -606,6 +606,10 @@ PENDING: dict[str, str] = {
                        "sandwiches were lifted out of the pan, 17 left flat on the board. The "
                        "scoop loads the sandwich on about half the seeds (elsewhere the blade's "
                        "edge lands on the sandwich or the push shoves the body back), and the "
-                       "loaded blade loses it on some while it is levelled "
+                       "loaded blade loses it on some while it is levelled. Its blade path, "
+                       "replayed on a spatula driven without a robot, loads 43 of 48 executed "
+                       "exactly and 18 of 48 with execution errors of the robot's size: the "
+                       "blade's pitch lies between the near rim's clearance and the wedge's 23 "
+                       "degrees, and 6 degrees off either way no sandwich is loaded "
                        "(docs/experts.md, sandwich_remove)",
 }
