@@ -25,6 +25,8 @@ from bench.policies.experts.sandwich import (
     IK_ERROR,
     JAW_ROLL,
     LIFT,
+    PITCH_GAIN,
+    PITCH_LIMIT,
     REGRIP_AT,
     RIM_CLEARANCE,
     STANCE,
@@ -215,6 +217,32 @@ def test_blade_heading_pitch_and_roll_read_back(at_stance: SandwichRemove) -> No
         assert np.allclose(at_stance.blade_tip(), [1.0, -0.4, 0.95])
     finally:
         at_stance.kin.set_state(saved)
+
+
+def test_blade_path_servo_flattens_a_blade_steeper_than_its_path(
+        at_stance: SandwichRemove) -> None:
+    """A blade held 5 degrees steeper than the path asks: with ``servo`` the commanded
+    pitch is corrected by PITCH_GAIN of the error a step, flatter, up to PITCH_LIMIT, and
+    the hand's target carries the correction."""
+    heading, pitch, steep = HEADING, np.radians(20), np.radians(5)
+    tip = at_stance.kin.body_pos("sandwich") - up(0.01)
+    saved = posed_spatula(at_stance, tip, spatula_rotation(heading, pitch + steep))
+    try:
+        at_stance.reset()
+        grip = at_stance.grip_transform()
+        for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 10, servo=True):
+            pass
+        assert np.isclose(at_stance.tilt, -10 * PITCH_GAIN * steep)
+        # the last step's target was set before that step's correction
+        target = at_stance.blade(grip, tip, heading, pitch - 9 * PITCH_GAIN * steep)["right"]
+        assert np.allclose(at_stance.hand["right"][0], target[0])
+        assert np.allclose(at_stance.hand["right"][1], target[1])
+        for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 200, servo=True):
+            pass
+        assert np.isclose(at_stance.tilt, -PITCH_LIMIT)
+    finally:
+        at_stance.kin.set_state(saved)
+        at_stance.reset()
 
 
 def test_level_tip_keeps_the_point_under_the_sandwich_and_clears_the_rim(
