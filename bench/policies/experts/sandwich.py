@@ -140,9 +140,9 @@ class SandwichRemove(KitchenExpert):
     turns to HEADING on the arm's branch that reaches the whole scoop (``scoop_arm``)
     and comes down steeply (ENTRY_PITCH) above the gap before the sandwich, the right
     arm moving in joint space with its sag taken out (``blade_joints``, ``unsag``); it
-    then slides along the pan's floor to WALL_GAP
-    before the far wall, its pitch falling so that it keeps RIM_CLEAR above the near
-    rim, while the hand's offset servos the tip's height onto the floor; the sandwich
+    then slides along the pan's floor to WALL_GAP before the far wall, its pitch falling
+    so that it keeps RIM_CLEAR above the near rim, while the hand's offset servos the
+    tip's height onto the floor and a pitch correction the blade's pitch; the sandwich
     rides up onto the blade. The hand rises RAISE, the blade is levelled with its tip
     RIM_CLEARANCE above the rim and the point under the sandwich kept in plan, the left
     hand lets go of the pan, the blade is levelled again and carried, turning to
