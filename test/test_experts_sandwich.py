@@ -24,6 +24,7 @@ from bench.policies.experts.sandwich import (
     HEADING,
     IK_ERROR,
     JAW_ROLL,
+    LEFT_RAISED,
     LIFT,
     PITCH_GAIN,
     PITCH_LIMIT,
@@ -135,6 +136,17 @@ def test_right_hand_reaches_grasp_and_scoop_from_the_stance(at_stance: SandwichR
                            (end, np.radians(10)), (end + up(LIFT), 0.0)])
     assert max(errors) < REACHED, errors
     assert np.allclose(TIP, [0.11, 0.0, 0.004])  # the bevelled edge, on the top face
+
+
+def test_left_hand_is_raised_above_the_counter_and_short_of_its_front(
+        at_stance: SandwichRemove) -> None:
+    """From STANCE the left hand reaches LEFT_RAISED, above the counter's top and short
+    of its front, from where it swings out to the pan."""
+    point = at_stance.ahead(*LEFT_RAISED)
+    assert at_stance.kin.solve("left", point, None, at_stance.arm["left"],
+                               iterations=200)[1] < REACHED
+    assert point[2] > ks.COUNTER_TOP + 0.1
+    assert point[0] < ks.KITCHEN_X - 0.1
 
 
 def test_scoop_ends_before_the_far_wall(at_stance: SandwichRemove) -> None:
