@@ -2,10 +2,10 @@
 hand takes the spatula, scoops the sandwich out of the frying pan with the blade and
 rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
 (``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
-it succeeds on 32 of 48 official seeds with the bevelled blade (ks.add_spatula); the
-scoop fails to load the sandwich on a sixth of them, and where the body has been shoved
-back from its stance, mostly while the right hand takes the spatula, the scoop or the
-board is out of reach.
+it succeeds on 70 of the 100 official seeds with the bevelled blade (ks.add_spatula);
+the scoop fails to load the sandwich on a sixth of them, and where the body has been
+shoved back from its stance, mostly while the right hand takes the spatula, the scoop or
+the board is out of reach.
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -618,14 +618,14 @@ class SandwichRemove(KitchenExpert):
 DRAFTS: dict[str, type[Expert]] = {"sandwich_remove": SandwichRemove}
 EXPERTS: dict[str, type[Expert]] = {}
 PENDING: dict[str, str] = {
-    "sandwich_remove": "draft below the bar: 32 of 48 official seeds (620000-620047, embedded "
-                       "default, cap raised to 3600 control steps), no fall: 7 of the 12 seeds "
-                       "the script was tuned on (620000-620011), 25 of the 36 others. 34 "
-                       "sandwiches were lifted out of the pan. Of the 16 failures, on 6 the body "
-                       "was shoved back from its stance (4 while the right hand took, dragged "
-                       "or re-took the spatula, 2 during the scoop), on 8 the scoop did not "
+    "sandwich_remove": "draft below the bar: 70 of the 100 official seeds (embedded default, "
+                       "cap raised to 3600 control steps), no fall: 7 of the 12 seeds the "
+                       "script was tuned on (620000-620011), 63 of the 88 others. 75 "
+                       "sandwiches were lifted out of the pan. Of the 30 failures, on 8 the body "
+                       "was shoved back from its stance (on 4 of the 6 traced while the right "
+                       "hand took, dragged or re-took the spatula), on 17 the scoop did not "
                        "load the sandwich (the blade meets the rim or lands on it, or the "
-                       "spatula turns in the jaw), and 2 were lost from the lifted blade. Its "
+                       "spatula turns in the jaw), and 5 were lost from the lifted blade. Its "
                        "blade path, replayed on a spatula driven without a robot, loads 48 of "
                        "48 executed exactly and 31 of 48 with execution errors of the robot's "
                        "size: the blade's pitch must lie between the near rim's clearance and "
