@@ -180,9 +180,7 @@ class SandwichRemove(KitchenExpert):
             self.arm["right"] = commanded
 
     def script(self) -> Iterator[None]:
-        raised = self.kin.solve("right", self.ahead(*RAISED), None, self.arm["right"],
-                                iterations=200)[0]
-        yield from self.joints({"right": raised}, RAISE_STEPS)
+        yield from self.hand_ahead("right", RAISED)
         stance = np.array([*STANCE, 0.0])
         take = np.array([max(STANCE[0], self.handle_grasp()[0][0] - TAKE_REACH), STANCE[1], 0.0])
         yield from self.walk_to(*take)
@@ -441,9 +439,7 @@ class SandwichRemove(KitchenExpert):
         """The left hand goes up to LEFT_RAISED and grips the pan's handle near its end
         (level, the jaw horizontal round it), so that the blade's push moves the sandwich
         and not the pan."""
-        raised = self.kin.solve("left", self.ahead(*LEFT_RAISED), None, self.arm["left"],
-                                iterations=200)[0]
-        yield from self.joints({"left": raised}, RAISE_STEPS)
+        yield from self.hand_ahead("left", LEFT_RAISED)
         rot = self.kin.body_rot("pan")
         heading = float(np.arctan2(rot[1, 0], rot[0, 0]))
         hand = rot_z(heading)
@@ -458,6 +454,12 @@ class SandwichRemove(KitchenExpert):
         yield from self.grip("left", 1.0)
         yield from self.wait(10)
         self.hand.pop("left")  # the arm holds its angles
+
+    def hand_ahead(self, side: str, where: tuple[float, float, float]) -> Iterator[None]:
+        """Move the ``side`` hand, in joint space over RAISE_STEPS control steps, to the
+        point ``where`` (ahead of the pelvis, left of it, height), its orientation free."""
+        arm = self.kin.solve(side, self.ahead(*where), None, self.arm[side], iterations=200)[0]
+        yield from self.joints({side: arm}, RAISE_STEPS)
 
     def release_pan(self) -> Iterator[None]:
         """The left hand lets go of the pan's handle and rises HOVER (carrying the blade to
