@@ -107,6 +107,12 @@ class KitchenExpert(Expert):
         return np.array([x + np.cos(yaw) * forward - np.sin(yaw) * left,
                          y + np.sin(yaw) * forward + np.cos(yaw) * left, z])
 
+    def arm_ahead(self, side: str, forward: float, left: float, z: float) -> np.ndarray:
+        """The ``side`` arm's angles (inverse kinematics from its commanded angles) that put
+        its hand at the point ``ahead(forward, left, z)``, the hand's orientation free."""
+        return self.kin.solve(side, self.ahead(forward, left, z), None, self.arm[side],
+                              iterations=200)[0]
+
     def opening(self, part: str) -> float:
         """Normalized position of a drawer or door in the world state (0 closed)."""
         joint = self.kin.model.joint(ks.joint_name(part))

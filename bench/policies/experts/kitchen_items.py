@@ -125,9 +125,8 @@ class ItemsExpert(KitchenExpert):
 
     def raise_hands(self) -> Iterator[None]:
         """Both hands to RAISED (pelvis frame, mirrored), in joint space."""
-        raised = {side: self.kin.solve(side, self.ahead(RAISED[0], side_sign(side) * RAISED[1],
-                                                        RAISED[2]),
-                                       None, self.arm[side], iterations=200)[0] for side in SIDES}
+        raised = {side: self.arm_ahead(side, RAISED[0], side_sign(side) * RAISED[1], RAISED[2])
+                  for side in SIDES}
         yield from self.joints(raised, 40)
 
     def posture(self, height: float, pitch: float,

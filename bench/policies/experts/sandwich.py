@@ -458,8 +458,7 @@ class SandwichRemove(KitchenExpert):
     def hand_ahead(self, side: str, where: tuple[float, float, float]) -> Iterator[None]:
         """Move the ``side`` hand, in joint space over RAISE_STEPS control steps, to the
         point ``where`` (ahead of the pelvis, left of it, height), its orientation free."""
-        arm = self.kin.solve(side, self.ahead(*where), None, self.arm[side], iterations=200)[0]
-        yield from self.joints({side: arm}, RAISE_STEPS)
+        yield from self.joints({side: self.arm_ahead(side, *where)}, RAISE_STEPS)
 
     def release_pan(self) -> Iterator[None]:
         """The left hand lets go of the pan's handle and rises HOVER (carrying the blade to
