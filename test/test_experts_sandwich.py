@@ -1,5 +1,6 @@
 """The sandwich_remove draft (bench/policies/experts/sandwich.py): its registration, its
-blade geometry and pose readings, the levelling of the loaded blade, and the reach from
+blade geometry and pose readings (and the sandwich's tilt), the levelling of the loaded
+blade, and the reach from
 its stance that the script relies on (the take, the scoop, the board)."""
 
 from __future__ import annotations
@@ -255,6 +256,27 @@ def test_blade_path_servo_flattens_a_blade_steeper_than_its_path(
     finally:
         at_stance.kin.set_state(saved)
         at_stance.reset()
+
+
+def turn_sandwich(expert: SandwichRemove, rot: np.ndarray) -> None:
+    """Set the sandwich's orientation to ``rot`` in the expert's kinematics (the world
+    state)."""
+    kin = expert.kin
+    qpos = kin.data.qpos.copy()
+    adr = kin.model.jnt_qposadr[kin.model.body("sandwich").jntadr[0]]
+    mujoco.mju_mat2Quat(qpos[adr + 3:adr + 7], rot.flatten())
+    kin.set_state(qpos)
+
+
+@pytest.mark.parametrize(("roll", "tilt"), [(0, 0), (180, 0), (30, 30), (90, 90), (120, 60)])
+def test_sandwich_tilt_counts_either_face_up_as_flat(
+        at_stance: SandwichRemove, roll: float, tilt: float) -> None:
+    saved = at_stance.kin.data.qpos.copy()
+    try:
+        turn_sandwich(at_stance, rot_x(np.radians(roll)))
+        assert np.isclose(np.degrees(at_stance.sandwich_tilt()), tilt)
+    finally:
+        at_stance.kin.set_state(saved)
 
 
 def test_level_tip_keeps_the_point_under_the_sandwich_and_clears_the_rim(
