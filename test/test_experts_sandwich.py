@@ -1,7 +1,7 @@
 """The sandwich_remove draft (bench/policies/experts/sandwich.py): its registration, its
 blade geometry and pose readings (and the sandwich's tilt), the levelling of the loaded
-blade, and the reach from
-its stance that the script relies on (the take, the scoop, the board)."""
+blade, and the reach from its stance that the script relies on (the take, the scoop,
+the board)."""
 
 from __future__ import annotations
 
