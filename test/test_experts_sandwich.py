@@ -187,10 +187,11 @@ def test_scoop_arm_takes_the_branch_that_reaches_the_whole_scoop(
     """From an arm turned back at the shoulder, the scoop's poses solved on from it fall
     short; scoop_arm's angles for the first pose start a chain that reaches them all."""
     expert = at_stance
+    start, end, ahead = expert.scoop_line()
     centre = expert.kin.body_pos("sandwich")
-    ahead = np.array([np.cos(HEADING), np.sin(HEADING), 0.0])
-    start = np.array([*(centre - ENTRY * ahead)[:2], expert.pan_floor()])
-    end = np.array([*expert.far_wall(centre, ahead)[:2], start[2]])
+    assert np.allclose(start[:2], (centre - ENTRY * ahead)[:2])
+    assert np.isclose(start[2], expert.pan_floor())
+    assert np.allclose(end, [*expert.far_wall(centre, ahead)[:2], start[2]])
     ways = expert.scoop_ways(start, end, ahead)
     assert np.allclose(ways[2][0], start) and np.allclose(ways[-1][0], end)
     assert max(chain_errors(expert, SHOULDER_TURNED_BACK, ways)) > IK_ERROR
@@ -202,6 +203,25 @@ def test_scoop_arm_takes_the_branch_that_reaches_the_whole_scoop(
     finally:
         expert.arm["right"] = saved
     assert max(chain_errors(expert, q, ways)) < REACHED
+
+
+def test_blade_joints_solves_a_goal_out_of_reach_on_the_branch_from_the_hanging_arm(
+        at_stance: SandwichRemove, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From the arm turned back at the shoulder, the scoop's end (upright grip) is out of
+    reach; blade_joints solves it again from KEYFRAME_ARMS and ends there."""
+    expert = at_stance
+    upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)
+    monkeypatch.setattr(expert, "grip_transform", lambda: upright)
+    end = expert.scoop_line()[1]
+    target = expert.blade(upright, end, HEADING, 0.3)["right"]
+    assert expert.kin.solve("right", *target, SHOULDER_TURNED_BACK, iterations=200)[1] > IK_ERROR
+    expert.arm["right"] = SHOULDER_TURNED_BACK.copy()
+    try:
+        for _ in expert.blade_joints(end, HEADING, 0.3, 0.0, 200):
+            pass
+        assert expert.kin.solve("right", *target, expert.arm["right"], iterations=1)[1] < REACHED
+    finally:
+        expert.reset()
 
 
 def posed_spatula(expert: SandwichRemove, tip: np.ndarray, rot: np.ndarray) -> np.ndarray:

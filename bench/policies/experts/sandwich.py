@@ -150,12 +150,12 @@ class SandwichRemove(KitchenExpert):
     so that it keeps RIM_CLEAR above the near rim, while the hand's offset servos the
     tip's height onto the floor and a pitch correction the blade's pitch; the sandwich
     rides up onto the blade. The hand rises RAISE (in joint space), the blade is
-    levelled with its tip
-    RIM_CLEARANCE above the rim and the point under the sandwich kept in plan, the left
-    hand lets go of the pan, the blade is levelled again and carried, turning to
-    CARRY_HEADING, over BOARD_SPOT; it comes down to BOARD_DROP, rolls TIP_ROLL (left
-    edge down) until the sandwich slides off, and draws back DRAW_BACK before it rises; a
-    sandwich left standing on its edge (ON_EDGE) is pushed over with the rolled blade.
+    levelled with its tip RIM_CLEARANCE above the rim and the point under the sandwich
+    kept in plan, the left hand lets go of the pan, the blade is levelled again and
+    carried, turning to CARRY_HEADING, over BOARD_SPOT; it comes down to BOARD_DROP,
+    rolls TIP_ROLL (left edge down) until the sandwich slides off, and draws back
+    DRAW_BACK before it rises; a sandwich left standing on its edge (ON_EDGE) is pushed
+    over with the rolled blade.
     """
 
     def reset(self) -> None:
@@ -561,8 +561,8 @@ class SandwichRemove(KitchenExpert):
             *ks.BOARD_HALF[:2])
         if over_board and self.sandwich_tilt() > ON_EDGE:
             # it slid off onto its edge and stands (620013, 620072, 620074): the rolled
-            # blade, HOVER above the drop, pushes its upper half over to the left (one
-            # lost on the way, 620025, stood in the pan)
+            # blade, HOVER above the drop, pushes its upper half over to the left (only
+            # over the board: on 620025 the sandwich, lost on the way, stood in the pan)
             across = float((self.kin.body_pos("sandwich") - tip) @ left)
             yield from self.blade_joints(tip + (across + PUSH_OVER) * left + up(HOVER),
                                          CARRY_HEADING, 0.0, TIP_ROLL, CONTROL_STEPS["down"])
