@@ -205,21 +205,24 @@ def test_scoop_arm_takes_the_branch_that_reaches_the_whole_scoop(
     assert max(chain_errors(expert, q, ways)) < REACHED
 
 
-def test_blade_joints_solves_a_goal_out_of_reach_on_the_branch_from_the_hanging_arm(
+def test_blade_joints_rebranch_solves_a_goal_out_of_reach_from_the_hanging_arm(
         at_stance: SandwichRemove, monkeypatch: pytest.MonkeyPatch) -> None:
     """From the arm turned back at the shoulder, the scoop's end (upright grip) is out of
-    reach; blade_joints solves it again from KEYFRAME_ARMS and ends there."""
+    reach; with ``rebranch`` blade_joints solves it again from KEYFRAME_ARMS and ends
+    there, without it the arm stays short."""
     expert = at_stance
     upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)
     monkeypatch.setattr(expert, "grip_transform", lambda: upright)
     end = expert.scoop_line()[1]
     target = expert.blade(upright, end, HEADING, 0.3)["right"]
     assert expert.kin.solve("right", *target, SHOULDER_TURNED_BACK, iterations=200)[1] > IK_ERROR
-    expert.arm["right"] = SHOULDER_TURNED_BACK.copy()
     try:
-        for _ in expert.blade_joints(end, HEADING, 0.3, 0.0, 200):
-            pass
-        assert expert.kin.solve("right", *target, expert.arm["right"], iterations=1)[1] < REACHED
+        for rebranch in (False, True):
+            expert.arm["right"] = SHOULDER_TURNED_BACK.copy()
+            for _ in expert.blade_joints(end, HEADING, 0.3, 0.0, 200, rebranch=rebranch):
+                pass
+            error = expert.kin.solve("right", *target, expert.arm["right"], iterations=1)[1]
+            assert error < REACHED if rebranch else error > IK_ERROR
     finally:
         expert.reset()
 

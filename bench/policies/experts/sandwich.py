@@ -543,7 +543,7 @@ class SandwichRemove(KitchenExpert):
         tip = tip_under_spot()
         high = np.array([tip[0], tip[1], max(tip[2] + CARRY_CLEAR, self.blade_tip()[2])])
         yield from self.blade_joints(high, CARRY_HEADING, CARRY_PITCH, 0.0,
-                                     CONTROL_STEPS["carry"])
+                                     CONTROL_STEPS["carry"], rebranch=True)
         yield from self.blade_joints(tip, CARRY_HEADING, 0.0, 0.0, CONTROL_STEPS["down"])
         yield from self.wait(CONTROL_STEPS["settle"])
         if np.linalg.norm((self.kin.body_pos("sandwich") - spot)[:2]) > ON_SPOT:
@@ -571,17 +571,18 @@ class SandwichRemove(KitchenExpert):
             yield from self.wait(60)
 
     def blade_joints(self, tip: np.ndarray, heading: float, pitch: float, roll: float,
-                     steps: int) -> Iterator[None]:
+                     steps: int, rebranch: bool = False) -> Iterator[None]:
         """Move the blade from its pose in the world state to ``tip``, ``heading``,
         ``pitch`` (nose down) and ``roll`` (minimum jerk in time) in joint space: every
         REPLAN control steps the arm angles for the pose REPLAN steps on are solved from
         the grip as it is then (where that pose is out of reach, IK_ERROR, the angles go
         the same share of the way toward the goal's, or stay where the goal is out of
-        reach too: seed 620011 flung the sandwich off; a goal out of reach from the arm's
-        angles is solved again from the hanging arm's, KEYFRAME_ARMS: on 620087 the
-        carry's turn from the scoop's heading to CARRY_HEADING, solved from the arm's
-        angles, left a pose error of 0.94 and the blade stayed over the pan; from the
-        hanging arm's, none), and the arm moves to them
+        reach too: seed 620011 flung the sandwich off; with ``rebranch``, a goal out of
+        reach from the arm's angles is solved again from the hanging arm's, KEYFRAME_ARMS,
+        for the carry: on 620087 its turn from the scoop's heading to CARRY_HEADING,
+        solved from the arm's angles, left a pose error of 0.94 and the blade stayed over
+        the pan; from the hanging arm's, none. Everywhere, the swing to the other branch
+        swept a sandwich already on the board off it, 620015), and the arm moves to them
         linearly, each joint at most JOINT_STEP per step. Held in Cartesian space, the
         arm near full reach chased the body's sway (an elbow at 0.3 rad swung 1.2 rad
         within 40 steps, seed 620002) and threw the sandwich off; planned once, the
@@ -606,7 +607,7 @@ class SandwichRemove(KitchenExpert):
             if error > IK_ERROR:  # a pose on the way out of reach: toward the goal's angles
                 done, now = min_jerk(first / steps), min_jerk(last / steps)
                 goal, error = angles(1.0, begin)
-                if error > IK_ERROR:  # out of reach on this branch: from the hanging arm's
+                if rebranch and error > IK_ERROR:  # out of reach on this branch
                     goal, error = angles(1.0, KEYFRAME_ARMS["right"])
                 share = (now - done) / max(1.0 - done, 1e-9) if error <= IK_ERROR else 0.0
                 end = begin + (goal - begin) * share
