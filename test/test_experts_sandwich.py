@@ -18,7 +18,7 @@ from bench.policies.experts.sandwich import (
     BOARD_SPOT,
     CARRY_HEADING,
     CARRY_PITCH,
-    ENTRY,
+    ENTRY_GAP,
     ENTRY_PITCH,
     GRIP_ABOVE,
     GRIP_AT,
@@ -126,11 +126,7 @@ def test_right_hand_reaches_grasp_and_scoop_from_the_stance(at_stance: SandwichR
     q0 = expert.arm["right"]
     pos, rot = expert.handle_grasp()
     assert expert.kin.solve("right", pos, rot, q0, iterations=200)[1] < REACHED
-    centre = expert.kin.body_pos("sandwich")
-    floor = expert.pan_floor()
-    ahead = np.array([np.cos(HEADING), np.sin(HEADING), 0.0])
-    start = np.array([*(centre - ENTRY * ahead)[:2], floor])
-    end = np.array([*expert.far_wall(centre, ahead)[:2], floor])
+    start, end, _ = expert.scoop_line()
     # the regrasp's joint-space move to the hanging arm starts the chain
     errors = chain_errors(expert, KEYFRAME_ARMS["right"],
                           [(start + up(LIFT), ENTRY_PITCH), (start, ENTRY_PITCH),
@@ -148,6 +144,17 @@ def test_left_hand_is_raised_above_the_counter_and_short_of_its_front(
                                iterations=200)[1] < REACHED
     assert point[2] > ks.COUNTER_TOP + 0.1
     assert point[0] < ks.KITCHEN_X - 0.1
+
+
+def test_sandwich_reach_follows_its_yaw(at_stance: SandwichRemove) -> None:
+    """The sandwich (a 0.1 m square lying flat) reaches its half size from its centre
+    along its own sides and half its diagonal along the diagonal, so the scoop's start
+    keeps ENTRY_GAP from its near edge whatever its yaw."""
+    rot = at_stance.kin.body_rot("sandwich")
+    side, diagonal = rot[:, 0], (rot[:, 0] + rot[:, 1]) / np.sqrt(2.0)
+    assert np.isclose(at_stance.sandwich_reach(side), ks.SANDWICH_HALF[0], atol=1e-4)
+    assert np.isclose(at_stance.sandwich_reach(diagonal), ks.SANDWICH_HALF[0] * np.sqrt(2.0),
+                      atol=1e-4)
 
 
 def test_scoop_ends_before_the_far_wall(at_stance: SandwichRemove) -> None:
@@ -189,7 +196,8 @@ def test_scoop_arm_takes_the_branch_that_reaches_the_whole_scoop(
     expert = at_stance
     start, end, ahead = expert.scoop_line()
     centre = expert.kin.body_pos("sandwich")
-    assert np.allclose(start[:2], (centre - ENTRY * ahead)[:2])
+    reach = expert.sandwich_reach(ahead)
+    assert np.allclose(start[:2], (centre - (reach + ENTRY_GAP) * ahead)[:2])
     assert np.isclose(start[2], expert.pan_floor())
     assert np.allclose(end, [*expert.far_wall(centre, ahead)[:2], start[2]])
     ways = expert.scoop_ways(start, end, ahead)

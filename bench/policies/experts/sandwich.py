@@ -69,7 +69,9 @@ TIP = np.array([ks.SPATULA_BLADE[0], 0.0, ks.SPATULA_BLADE[2]])  # spatula-local
 # (its bevelled edge, on the top face: ks.add_spatula)
 HEADING = np.radians(40)  # the blade enters the pan pointing this far left of +x (the
 # hand then stays clear of the pan's handle, which leaves the rim along -x)
-ENTRY = 0.085  # m, the tip comes down this far before the sandwich's centre
+ENTRY_GAP = 0.015  # m, the tip comes down this far before the sandwich's near edge
+# (a fixed 85 mm before its centre, the gap of a sandwich square to the line was 35 mm,
+# and the blade pushed it that much further toward the far wall before it got under)
 WALL_GAP = 0.030  # m, and slides under it to this far before the far wall's inner face (a
 # blade path replayed without the robot, with errors of the robot's size, loaded 31 of 48
 # sandwiches at 30 mm and 18 at 12 mm: a tip that overshoots runs into the wall)
@@ -220,14 +222,21 @@ class SandwichRemove(KitchenExpert):
         yield from self.to_board()
 
     def scoop_line(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The scoop's start (ENTRY before the sandwich's centre) and end (WALL_GAP before
-        the far wall) on the pan's floor, and its direction, at HEADING."""
+        """The scoop's start (ENTRY_GAP before the sandwich's near edge) and end (WALL_GAP
+        before the far wall) on the pan's floor, and its direction, at HEADING."""
         centre = self.kin.body_pos("sandwich")
         floor = self.pan_floor()
         ahead = np.array([np.cos(HEADING), np.sin(HEADING), 0.0])
-        start = np.array([*(centre - ENTRY * ahead)[:2], floor])
+        start = np.array([*(centre - (self.sandwich_reach(ahead) + ENTRY_GAP) * ahead)[:2],
+                          floor])
         end = np.array([*self.far_wall(centre, ahead)[:2], floor])
         return start, end, ahead
+
+    def sandwich_reach(self, ahead: np.ndarray) -> float:
+        """How far the sandwich extends from its centre along the direction ``ahead``
+        (m; its box's half sizes projected, world state)."""
+        rot = self.kin.body_rot("sandwich")
+        return float(sum(half * abs(rot[:, k] @ ahead) for k, half in enumerate(ks.SANDWICH_HALF)))
 
     def scoop(self, start: np.ndarray, end: np.ndarray, ahead: np.ndarray) -> Iterator[None]:
         """From above the scoop's start, on the arm's scoop branch: the blade comes down
@@ -248,10 +257,10 @@ class SandwichRemove(KitchenExpert):
 
         def along(s: float) -> tuple[np.ndarray, float, float]:
             tip = start + (end - start) * s
-            return tip, HEADING, self.rim_pitch(tip, ahead)
+            return tip, HEADING, self.clear_pitch(tip, ahead)
 
         def still(tip: np.ndarray) -> Callable[[float], tuple[np.ndarray, float, float]]:
-            return lambda _: (tip, HEADING, self.rim_pitch(tip, ahead))
+            return lambda _: (tip, HEADING, self.clear_pitch(tip, ahead))
 
         yield from self.blade_path(grip, along, CONTROL_STEPS["scoop"], servo=True, press=PRESS)
         # on toward PAST beyond where the sandwich now is (or the wall's gap), until the
@@ -274,6 +283,15 @@ class SandwichRemove(KitchenExpert):
         arm = self.kin.solve("right", pos + up(RAISE), rot, self.arm["right"], iterations=200)[0]
         yield from self.joints({"right": arm}, CONTROL_STEPS["raise"])
         yield from self.wait(CONTROL_STEPS["settle"])
+
+    def clear_pitch(self, tip: np.ndarray, ahead: np.ndarray) -> float:
+        """The blade's pitch for a tip aimed at ``tip``: the rim's (``rim_pitch``) there
+        or, where the tip lags behind it (the sandwich pushed against the far wall), at
+        the tip as it is. Pitched for the aim while the tip stood 9 cm behind it, the
+        blade came down onto the near rim and pivoted on it, the tip rose 24 mm off the
+        floor, and the spatula turned 48 degrees in the jaw as the hand pushed on (seed
+        620016)."""
+        return max(self.rim_pitch(tip, ahead), self.rim_pitch(self.blade_tip(), ahead))
 
     def rim_pitch(self, tip: np.ndarray, ahead: np.ndarray) -> float:
         """The blade's pitch (nose down) with its tip at ``tip`` on the pan's floor that
@@ -416,7 +434,8 @@ class SandwichRemove(KitchenExpert):
         # handle lifted the spatula and threw it to the floor (seed 620000)
         pos, hand = self.kin.pinch_pose("right")
         back = pos - RELEASE_BACK * hand[:, 0]
-        yield from self.move({"right": (back, hand)}, CONTROL_STEPS["down"])
+        arm = self.kin.solve("right", back, hand, self.arm["right"], iterations=200)[0]
+        yield from self.joints({"right": arm}, CONTROL_STEPS["down"])
         yield from self.move({"right": (back + up(CLEAR), hand)}, CONTROL_STEPS["down"])
 
     def regrasp(self) -> Iterator[None]:
