@@ -18,7 +18,7 @@ from bench.policies.experts.sandwich import (
     BOARD_SPOT,
     CARRY_HEADING,
     CARRY_PITCH,
-    ENTRY_GAP,
+    ENTRY,
     ENTRY_PITCH,
     GRIP_ABOVE,
     GRIP_AT,
@@ -35,6 +35,8 @@ from bench.policies.experts.sandwich import (
     TAKE_REACH,
     TIP,
     TIP_ROLL,
+    TURN_GAIN,
+    TURN_LIMIT,
     WALL_GAP,
     SandwichRemove,
     spatula_rotation,
@@ -126,7 +128,11 @@ def test_right_hand_reaches_grasp_and_scoop_from_the_stance(at_stance: SandwichR
     q0 = expert.arm["right"]
     pos, rot = expert.handle_grasp()
     assert expert.kin.solve("right", pos, rot, q0, iterations=200)[1] < REACHED
-    start, end, _ = expert.scoop_line()
+    centre = expert.kin.body_pos("sandwich")
+    floor = expert.pan_floor()
+    ahead = np.array([np.cos(HEADING), np.sin(HEADING), 0.0])
+    start = np.array([*(centre - ENTRY * ahead)[:2], floor])
+    end = np.array([*expert.far_wall(centre, ahead)[:2], floor])
     # the regrasp's joint-space move to the hanging arm starts the chain
     errors = chain_errors(expert, KEYFRAME_ARMS["right"],
                           [(start + up(LIFT), ENTRY_PITCH), (start, ENTRY_PITCH),
@@ -144,17 +150,6 @@ def test_left_hand_is_raised_above_the_counter_and_short_of_its_front(
                                iterations=200)[1] < REACHED
     assert point[2] > ks.COUNTER_TOP + 0.1
     assert point[0] < ks.KITCHEN_X - 0.1
-
-
-def test_sandwich_reach_follows_its_yaw(at_stance: SandwichRemove) -> None:
-    """The sandwich (a 0.1 m square lying flat) reaches its half size from its centre
-    along its own sides and half its diagonal along the diagonal, so the scoop's start
-    keeps ENTRY_GAP from its near edge whatever its yaw."""
-    rot = at_stance.kin.body_rot("sandwich")
-    side, diagonal = rot[:, 0], (rot[:, 0] + rot[:, 1]) / np.sqrt(2.0)
-    assert np.isclose(at_stance.sandwich_reach(side), ks.SANDWICH_HALF[0], atol=1e-4)
-    assert np.isclose(at_stance.sandwich_reach(diagonal), ks.SANDWICH_HALF[0] * np.sqrt(2.0),
-                      atol=1e-4)
 
 
 def test_scoop_ends_before_the_far_wall(at_stance: SandwichRemove) -> None:
@@ -196,8 +191,7 @@ def test_scoop_arm_takes_the_branch_that_reaches_the_whole_scoop(
     expert = at_stance
     start, end, ahead = expert.scoop_line()
     centre = expert.kin.body_pos("sandwich")
-    reach = expert.sandwich_reach(ahead)
-    assert np.allclose(start[:2], (centre - (reach + ENTRY_GAP) * ahead)[:2])
+    assert np.allclose(start[:2], (centre - ENTRY * ahead)[:2])
     assert np.isclose(start[2], expert.pan_floor())
     assert np.allclose(end, [*expert.far_wall(centre, ahead)[:2], start[2]])
     ways = expert.scoop_ways(start, end, ahead)
@@ -284,6 +278,32 @@ def test_blade_path_servo_flattens_a_blade_steeper_than_its_path(
         for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 200, servo=True):
             pass
         assert np.isclose(at_stance.tilt, -PITCH_LIMIT)
+    finally:
+        at_stance.kin.set_state(saved)
+        at_stance.reset()
+
+
+def test_blade_path_servo_turns_back_a_blade_turned_in_the_jaw(
+        at_stance: SandwichRemove) -> None:
+    """A blade turned 8 degrees left of the path's heading (the spatula turned in the
+    jaw): with ``servo`` the commanded heading is corrected by TURN_GAIN of the error a
+    step, to the right, up to TURN_LIMIT, and the hand's target carries the correction."""
+    heading, pitch, off = HEADING, np.radians(20), np.radians(8)
+    tip = at_stance.kin.body_pos("sandwich") - up(0.01)
+    saved = posed_spatula(at_stance, tip, spatula_rotation(heading + off, pitch))
+    try:
+        at_stance.reset()
+        grip = at_stance.grip_transform()
+        for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 10, servo=True):
+            pass
+        assert np.isclose(at_stance.turn, -10 * TURN_GAIN * off)
+        assert abs(at_stance.tilt) < 1e-6  # the pitch is as the path asks
+        target = at_stance.blade(grip, tip, heading - 9 * TURN_GAIN * off, pitch)["right"]
+        assert np.allclose(at_stance.hand["right"][0], target[0])
+        assert np.allclose(at_stance.hand["right"][1], target[1])
+        for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 200, servo=True):
+            pass
+        assert np.isclose(at_stance.turn, -TURN_LIMIT)
     finally:
         at_stance.kin.set_state(saved)
         at_stance.reset()
