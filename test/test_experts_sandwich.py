@@ -257,53 +257,41 @@ def test_blade_heading_pitch_and_roll_read_back(at_stance: SandwichRemove) -> No
         at_stance.kin.set_state(saved)
 
 
-def test_blade_path_servo_flattens_a_blade_steeper_than_its_path(
-        at_stance: SandwichRemove) -> None:
-    """A blade held 5 degrees steeper than the path asks: with ``servo`` the commanded
-    pitch is corrected by PITCH_GAIN of the error a step, flatter, up to PITCH_LIMIT, and
-    the hand's target carries the correction."""
-    heading, pitch, steep = HEADING, np.radians(20), np.radians(5)
+@pytest.mark.parametrize("axis", ["pitch", "heading"])
+def test_blade_path_servo_corrects_a_blade_off_its_path(at_stance: SandwichRemove,
+                                                        axis: str) -> None:
+    """A blade held 5 degrees steeper than the path asks (the wrist's sag), or turned 8
+    degrees left of its heading (the spatula turned in the jaw): with ``servo`` the
+    commanded pitch (``tilt``) or heading (``turn``) is corrected by its gain of the
+    error a step, the other way, up to its limit, the other correction stays 0, and the
+    hand's target carries the correction."""
+    heading, pitch = HEADING, np.radians(20)
+    off, gain, limit = ((np.radians(5), PITCH_GAIN, PITCH_LIMIT) if axis == "pitch"
+                        else (np.radians(8), TURN_GAIN, TURN_LIMIT))
+    pitched, turned = (off, 0.0) if axis == "pitch" else (0.0, off)
     tip = at_stance.kin.body_pos("sandwich") - up(0.01)
-    saved = posed_spatula(at_stance, tip, spatula_rotation(heading, pitch + steep))
+    saved = posed_spatula(at_stance, tip, spatula_rotation(heading + turned, pitch + pitched))
+
+    def corrections() -> tuple[float, float]:  # (the one servoed, the other)
+        return ((at_stance.tilt, at_stance.turn) if axis == "pitch"
+                else (at_stance.turn, at_stance.tilt))
+
     try:
         at_stance.reset()
         grip = at_stance.grip_transform()
         for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 10, servo=True):
             pass
-        assert np.isclose(at_stance.tilt, -10 * PITCH_GAIN * steep)
+        servoed, other = corrections()
+        assert np.isclose(servoed, -10 * gain * off) and abs(other) < 1e-6
         # the last step's target was set before that step's correction
-        target = at_stance.blade(grip, tip, heading, pitch - 9 * PITCH_GAIN * steep)["right"]
+        last = -9 * gain  # of the offset, on its axis
+        target = at_stance.blade(grip, tip, heading + last * turned,
+                                 pitch + last * pitched)["right"]
         assert np.allclose(at_stance.hand["right"][0], target[0])
         assert np.allclose(at_stance.hand["right"][1], target[1])
         for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 200, servo=True):
             pass
-        assert np.isclose(at_stance.tilt, -PITCH_LIMIT)
-    finally:
-        at_stance.kin.set_state(saved)
-        at_stance.reset()
-
-
-def test_blade_path_servo_turns_back_a_blade_turned_in_the_jaw(
-        at_stance: SandwichRemove) -> None:
-    """A blade turned 8 degrees left of the path's heading (the spatula turned in the
-    jaw): with ``servo`` the commanded heading is corrected by TURN_GAIN of the error a
-    step, to the right, up to TURN_LIMIT, and the hand's target carries the correction."""
-    heading, pitch, off = HEADING, np.radians(20), np.radians(8)
-    tip = at_stance.kin.body_pos("sandwich") - up(0.01)
-    saved = posed_spatula(at_stance, tip, spatula_rotation(heading + off, pitch))
-    try:
-        at_stance.reset()
-        grip = at_stance.grip_transform()
-        for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 10, servo=True):
-            pass
-        assert np.isclose(at_stance.turn, -10 * TURN_GAIN * off)
-        assert abs(at_stance.tilt) < 1e-6  # the pitch is as the path asks
-        target = at_stance.blade(grip, tip, heading - 9 * TURN_GAIN * off, pitch)["right"]
-        assert np.allclose(at_stance.hand["right"][0], target[0])
-        assert np.allclose(at_stance.hand["right"][1], target[1])
-        for _ in at_stance.blade_path(grip, lambda _: (tip, heading, pitch), 200, servo=True):
-            pass
-        assert np.isclose(at_stance.turn, -TURN_LIMIT)
+        assert np.isclose(corrections()[0], -limit)
     finally:
         at_stance.kin.set_state(saved)
         at_stance.reset()
