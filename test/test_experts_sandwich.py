@@ -41,6 +41,7 @@ from bench.policies.experts.sandwich import (
     SandwichRemove,
     spatula_rotation,
     up,
+    wrapped,
 )
 from bench.policies.experts.script import KEYFRAME_ARMS
 from bench.tasks import kitchen_scene as ks
@@ -54,6 +55,12 @@ def test_sandwich_remove_is_a_pending_draft() -> None:
     assert TASK not in experts.EXPERTS
     assert TASK not in kitchen_items.PENDING  # one module's PENDING only
     assert isinstance(experts.draft(TASK), SandwichRemove)
+
+
+def test_wrapped_is_the_shortest_turn() -> None:
+    assert np.isclose(wrapped(0.3), 0.3)
+    assert np.isclose(wrapped(np.radians(350)), np.radians(-10))
+    assert np.isclose(wrapped(np.radians(-200)), np.radians(160))
 
 
 def test_spatula_rotation_points_the_blade_down_along_the_heading() -> None:

@@ -126,6 +126,11 @@ def up(height: float) -> np.ndarray:
     return np.array([0.0, 0.0, height])
 
 
+def wrapped(angle: float) -> float:
+    """``angle`` (rad) wrapped into [-pi, pi]: the shortest turn."""
+    return float(np.arctan2(np.sin(angle), np.cos(angle)))
+
+
 def spatula_rotation(heading: float, pitch: float) -> np.ndarray:
     """The spatula's orientation pointing along ``heading`` (rad, from +x) with its blade
     pitched ``pitch`` nose down."""
@@ -364,8 +369,7 @@ class SandwichRemove(KitchenExpert):
                 self.shift_offset("right", TIP_GAIN * error, TRACK_LIMIT)
                 self.tilt = float(np.clip(self.tilt + PITCH_GAIN * (pitch - self.blade_pitch()),
                                           -PITCH_LIMIT, PITCH_LIMIT))
-                turn = heading - self.blade_heading()
-                turn = float(np.arctan2(np.sin(turn), np.cos(turn)))
+                turn = wrapped(heading - self.blade_heading())
                 self.turn = float(np.clip(self.turn + TURN_GAIN * turn, -TURN_LIMIT, TURN_LIMIT))
             yield
 
@@ -376,7 +380,7 @@ class SandwichRemove(KitchenExpert):
         ``heading`` and ``pitch`` (nose down)."""
         start = self.blade_tip()
         heading0, pitch0 = self.blade_heading(), self.blade_pitch()
-        turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
+        turn = wrapped(heading - heading0)
         yield from self.blade_path(
             grip, lambda s: (start + (tip - start) * s, heading0 + turn * s,
                              pitch0 + (pitch - pitch0) * s), steps, servo, press)
@@ -605,7 +609,7 @@ class SandwichRemove(KitchenExpert):
         uncorrected."""
         start = self.blade_tip()
         heading0, pitch0, roll0 = self.blade_heading(), self.blade_pitch(), self.blade_roll()
-        turn = float(np.arctan2(np.sin(heading - heading0), np.cos(heading - heading0)))
+        turn = wrapped(heading - heading0)
         self.hand.pop("right", None)
         self.offset["right"] = np.zeros(3)
 
