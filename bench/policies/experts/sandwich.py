@@ -356,8 +356,8 @@ class SandwichRemove(KitchenExpert):
         planned through the scoop (620000), and the wedge lifts only under 23 degrees. And
         it corrects the blade's heading (``turn``, TURN_GAIN of the heading error a step):
         where the blade met the sandwich pushed against the far wall, the hand pushing on
-        turned the spatula up to 48 degrees in the jaw (620016) and the blade slid off
-        the sandwich's side."""
+        turned the spatula up to 48 degrees in the jaw (620016) while the blade pivoted
+        on the near rim, off its line."""
         self.learning = False
         axes = np.array([0.0, 0.0, 1.0]) if press else np.ones(3)
         for k in range(1, steps + 1):
