@@ -27,6 +27,7 @@ from bench.policies.experts.sandwich import (
     JAW_ROLL,
     LEFT_RAISED,
     LIFT,
+    LOADED,
     PITCH_GAIN,
     PITCH_LIMIT,
     REGRIP_AT,
@@ -312,6 +313,41 @@ def turn_sandwich(expert: SandwichRemove, rot: np.ndarray) -> None:
     adr = kin.model.jnt_qposadr[kin.model.body("sandwich").jntadr[0]]
     mujoco.mju_mat2Quat(qpos[adr + 3:adr + 7], rot.flatten())
     kin.set_state(qpos)
+
+
+def shift_sandwich(expert: SandwichRemove, shift: np.ndarray) -> None:
+    """Move the sandwich by ``shift`` (m, world) in the expert's kinematics."""
+    kin = expert.kin
+    qpos = kin.data.qpos.copy()
+    adr = kin.model.jnt_qposadr[kin.model.body("sandwich").jntadr[0]]
+    qpos[adr:adr + 3] += shift
+    kin.set_state(qpos)
+
+
+@pytest.mark.parametrize(("shift", "loaded", "in_pan"), [
+    ((0.0, 0.0, 0.0), False, True),  # as reset: on the pan's floor
+    ((0.0, 0.0, LOADED / 2), False, True),  # barely stirred
+    ((0.0, 0.0, LOADED + 0.01), True, True),  # leaning on the risen blade
+    ((0.0, -ks.PAN_RADIUS - 0.02, 0.0), False, False),  # pushed over the rim
+])
+def test_loaded_and_in_pan_read_the_scoops_outcome(
+        at_stance: SandwichRemove, shift: tuple[float, float, float], loaded: bool,
+        in_pan: bool) -> None:
+    saved = at_stance.kin.data.qpos.copy()
+    try:
+        shift_sandwich(at_stance, np.array(shift))
+        assert at_stance.loaded() is loaded
+        assert at_stance.sandwich_in_pan() is in_pan
+    finally:
+        at_stance.kin.set_state(saved)
+
+
+def test_take_stance_keeps_the_grasp_point_within_take_reach(at_stance: SandwichRemove) -> None:
+    stance = at_stance.take_stance()
+    grasp = at_stance.handle_grasp()[0]
+    assert stance[0] >= STANCE[0] and np.isclose(stance[1], STANCE[1])
+    assert grasp[0] - stance[0] <= TAKE_REACH + 1e-9
+    assert stance[0] == STANCE[0] or np.isclose(grasp[0] - stance[0], TAKE_REACH)
 
 
 @pytest.mark.parametrize(("roll", "tilt"), [(0, 0), (180, 0), (30, 30), (90, 90), (120, 60)])

@@ -48,6 +48,8 @@ GRIP_ABOVE = 0.008  # m, the pinch site this far above the handle's axis: the pa
 GRIP_PITCH = np.radians(5)  # the hand points this far down along the handle for the grip
 HOVER = 0.06  # m, the hand comes down onto the handle from this far above it
 TAKE_TRIES = 3  # downs onto the handle at most
+TAKE_ROUNDS = 2  # rounds of TAKE_TRIES at most, the robot walking back to the take stance
+# (recomputed from where the handle now lies) between them
 TAKE_REACH = 0.44  # m, the pelvis stands at most this far behind the handle's grasp point
 # for the take (from STANCE, a grasp point 0.50 m ahead was out of reach, seed 620001)
 CLEAR = 0.10  # m, the hand moves over the handle this high between the grips
@@ -81,6 +83,13 @@ RIM_CLEAR = 0.006  # m, the blade's top face passes this far above the near rim 
 # slides in (its bottom face about 2 mm; with the blade's thickness added, 620000-620023 made 4
 # of 24 instead of 8)
 LIFT = 0.05  # m, the blade comes down into the pan from this far above the entry point
+SCOOP_TRIES = 2  # scoops at most: one that left the sandwich in the pan is followed by
+# another from where the sandwich now lies (pushed toward the far wall, its near edge is
+# further from the near rim, and the blade meets it flatter)
+LOADED = 0.01  # m, a sandwich whose centre is this far above its rest on the pan's floor
+# after the scoop's rise is (at least partly) on the blade: left in the pan it reads 0.000;
+# 620062's, leaning on the blade at 0.0245, was carried to the board, and scooped again
+# (at 0.025) it was lost
 RAISE = 0.10  # m, the loaded blade rises this far (the sandwich then clears the rim on
 # the way to the board)
 CARRY_PITCH = np.radians(-4)  # the blade's tip is kept this far up while it travels (the
@@ -144,7 +153,8 @@ class SandwichRemove(KitchenExpert):
     The right hand is raised before the robot walks to STANCE, or nearer where the
     handle lies far out (TAKE_REACH; a hand raised at the counter catches under its
     top). It comes down onto the spatula's handle (level but for GRIP_PITCH, the jaw
-    horizontal round it: the handle lies on the counter), checks that it holds it, and
+    horizontal round it: the handle lies on the counter), checks that it holds it (up
+    to TAKE_TRIES downs, in up to TAKE_ROUNDS rounds from a fresh take stance), and
     drags the spatula along the counter until the handle's rear overhangs the front
     edge; it lets go and takes the overhanging handle again with the jaw upright (a side
     grip holds the blade's pitch by friction only, and the blade turned in the jaw as
@@ -156,7 +166,8 @@ class SandwichRemove(KitchenExpert):
     then slides along the pan's floor to WALL_GAP before the far wall, its pitch falling
     so that it keeps RIM_CLEAR above the near rim, while the hand's offset servos the
     tip's height onto the floor and a pitch correction the blade's pitch; the sandwich
-    rides up onto the blade. The hand rises RAISE (in joint space), the blade is
+    rides up onto the blade. The hand rises RAISE (in joint space); a sandwich left in
+    the pan (not LOADED) is scooped again from where it now lies (SCOOP_TRIES). The blade is
     levelled with its tip RIM_CLEARANCE above the rim and the point under the sandwich
     kept in plan, the left hand lets go of the pan, the blade is levelled again and
     carried, turning to CARRY_HEADING, over BOARD_SPOT; it comes down to BOARD_DROP,
@@ -194,15 +205,35 @@ class SandwichRemove(KitchenExpert):
     def script(self) -> Iterator[None]:
         yield from self.hand_ahead("right", RAISED)
         stance = np.array([*STANCE, 0.0])
-        take = np.array([max(STANCE[0], self.handle_grasp()[0][0] - TAKE_REACH), STANCE[1], 0.0])
+        take = self.take_stance()
         yield from self.walk_to(*take)
-        yield from self.settle(take)
-        yield from self.take_spatula()
+        for _ in range(TAKE_ROUNDS):
+            yield from self.settle(take)
+            yield from self.take_spatula()
+            if self.handle_in_jaw():
+                break
+            take = self.take_stance()  # where the handle now lies
         yield from self.drag_to_edge()
         yield from self.settle(stance)
         yield from self.regrasp()
         yield from self.settle(stance)
         yield from self.hold_pan()
+        yield from self.scoop_from_above()
+        for _ in range(SCOOP_TRIES - 1):
+            if self.loaded() or not self.sandwich_in_pan():
+                break
+            yield from self.scoop_from_above()
+        yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
+                                     CARRY_PITCH, 0.0, CONTROL_STEPS["raise"])
+        yield from self.release_pan()
+        # once more: letting go of the pan shifts the body and tilts the blade (620001)
+        yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
+                                     CARRY_PITCH, 0.0, CONTROL_STEPS["settle"])
+        yield from self.to_board()
+
+    def scoop_from_above(self) -> Iterator[None]:
+        """Raise the blade 2 LIFT above the pan's floor where it is, swing the arm to the
+        branch that reaches the whole scoop (``scoop_arm``) and scoop (``scoop``)."""
         start, end, ahead = self.scoop_line()
         # up first, then over: straight from the regrasp, the blade met the pan's wall
         # and the hob, and the spatula turned in the jaw (seed 620006); in joint space,
@@ -219,13 +250,6 @@ class SandwichRemove(KitchenExpert):
         travel = float(np.abs(arm - self.arm["right"]).max())
         yield from self.joints({"right": arm}, max(CONTROL_STEPS["entry"], int(travel / SWING)))
         yield from self.scoop(start, end, ahead)
-        yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
-                                     CARRY_PITCH, 0.0, CONTROL_STEPS["raise"])
-        yield from self.release_pan()
-        # once more: letting go of the pan shifts the body and tilts the blade (620001)
-        yield from self.blade_joints(self.level_tip(CARRY_PITCH), self.blade_heading(),
-                                     CARRY_PITCH, 0.0, CONTROL_STEPS["settle"])
-        yield from self.to_board()
 
     def scoop_line(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The scoop's start (ENTRY before the sandwich's centre) and end (WALL_GAP before
@@ -384,6 +408,11 @@ class SandwichRemove(KitchenExpert):
         yield from self.blade_path(
             grip, lambda s: (start + (tip - start) * s, heading0 + turn * s,
                              pitch0 + (pitch - pitch0) * s), steps, servo, press)
+
+    def take_stance(self) -> np.ndarray:
+        """The pelvis pose for the take: STANCE, or nearer where the handle's grasp point
+        lies more than TAKE_REACH ahead of it."""
+        return np.array([max(STANCE[0], self.handle_grasp()[0][0] - TAKE_REACH), STANCE[1], 0.0])
 
     def take_spatula(self) -> Iterator[None]:
         """The right hand comes down onto the spatula's handle (its pinch site servoed onto
@@ -635,6 +664,16 @@ class SandwichRemove(KitchenExpert):
             for k in range(first + 1, last + 1):
                 self.arm["right"] = begin + (k - first) / (last - first) * (end - begin)
                 yield
+
+    def loaded(self) -> bool:
+        """Whether the sandwich's centre is LOADED above its rest on the pan's floor."""
+        rest = self.pan_floor() + ks.SANDWICH_HALF[2]
+        return bool(self.kin.body_pos("sandwich")[2] > rest + LOADED)
+
+    def sandwich_in_pan(self) -> bool:
+        """Whether the sandwich's centre lies inside the pan's wall (horizontally)."""
+        offset = (self.kin.body_pos("sandwich") - self.kin.body_pos("pan"))[:2]
+        return bool(np.linalg.norm(offset) < ks.PAN_RADIUS)
 
     def sandwich_on_blade(self) -> tuple[float, float]:
         """The sandwich's centre from the blade's tip, along the blade and to its left
