@@ -2,10 +2,10 @@
 hand takes the spatula, scoops the sandwich out of the frying pan with the blade and
 rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
 (``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
-it succeeds on 86 of the 100 official seeds with the bevelled blade (ks.add_spatula);
-the right hand fails to take the spatula on 3 of them, the scoop fails to load the
-sandwich on 6 (it is pushed against the far wall, or over it, before the blade gets
-under), and 5 sandwiches are lifted and lost on the way to the board.
+it succeeds on 87 of the 100 official seeds with the bevelled blade (ks.add_spatula);
+the right hand fails to take the spatula on 3 of them, two scoops fail to load the
+sandwich on 5 (it is pushed against the far wall before the blade gets under), and 5
+sandwiches are lifted and lost on the way to the board.
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -719,15 +719,16 @@ class SandwichRemove(KitchenExpert):
 DRAFTS: dict[str, type[Expert]] = {"sandwich_remove": SandwichRemove}
 EXPERTS: dict[str, type[Expert]] = {}
 PENDING: dict[str, str] = {
-    "sandwich_remove": "draft below the bar: 86 of the 100 official seeds (embedded default, "
+    "sandwich_remove": "draft below the bar: 87 of the 100 official seeds (embedded default, "
                        "cap raised to 5400 control steps), no fall: 9 of the 12 seeds the "
-                       "script was tuned on (620000-620011), 77 of the 88 others. Of the 14 "
-                       "failures, on 3 the right hand did not take the spatula (the arm at "
-                       "full reach for a handle far out), on 6 the scoop did not load the "
-                       "sandwich (pushed against the far wall, or over it, before the blade "
-                       "got under: near the rim the blade must be steeper than the wedge's 23 "
-                       "degrees), and 5 were lifted and lost from the blade. Its blade path, "
-                       "replayed on a spatula driven without a robot, loads 48 of 48 executed "
-                       "exactly and 31 of 48 with execution errors of the robot's size "
+                       "script was tuned on (620000-620011), 78 of the 88 others. Of the 13 "
+                       "failures, on 3 the right hand did not take the spatula in two rounds "
+                       "(the arm at full reach for a handle far out), on 5 two scoops left "
+                       "the sandwich in the pan (pushed against the far wall before the "
+                       "blade got under: near the rim the blade must be steeper than the "
+                       "wedge's 23 degrees), and 5 were lifted and lost from the blade. Its "
+                       "blade path, replayed on a spatula driven without a robot, loads 48 "
+                       "of 48 executed exactly and 31 of 48 with execution errors of the "
+                       "robot's size "
                        "(docs/experts.md, sandwich_remove)",
 }
