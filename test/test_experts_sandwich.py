@@ -305,22 +305,16 @@ def test_blade_path_servo_corrects_a_blade_off_its_path(at_stance: SandwichRemov
         at_stance.reset()
 
 
-def turn_sandwich(expert: SandwichRemove, rot: np.ndarray) -> None:
-    """Set the sandwich's orientation to ``rot`` in the expert's kinematics (the world
-    state)."""
-    kin = expert.kin
-    qpos = kin.data.qpos.copy()
-    adr = kin.model.jnt_qposadr[kin.model.body("sandwich").jntadr[0]]
-    mujoco.mju_mat2Quat(qpos[adr + 3:adr + 7], rot.flatten())
-    kin.set_state(qpos)
-
-
-def shift_sandwich(expert: SandwichRemove, shift: np.ndarray) -> None:
-    """Move the sandwich by ``shift`` (m, world) in the expert's kinematics."""
+def move_sandwich(expert: SandwichRemove, shift: tuple[float, float, float] = (0.0, 0.0, 0.0),
+                  rot: np.ndarray | None = None) -> None:
+    """Move the sandwich by ``shift`` (m, world) and, given ``rot``, set its orientation,
+    in the expert's kinematics (the world state)."""
     kin = expert.kin
     qpos = kin.data.qpos.copy()
     adr = kin.model.jnt_qposadr[kin.model.body("sandwich").jntadr[0]]
     qpos[adr:adr + 3] += shift
+    if rot is not None:
+        mujoco.mju_mat2Quat(qpos[adr + 3:adr + 7], rot.flatten())
     kin.set_state(qpos)
 
 
@@ -335,7 +329,7 @@ def test_loaded_and_in_pan_read_the_scoops_outcome(
         in_pan: bool) -> None:
     saved = at_stance.kin.data.qpos.copy()
     try:
-        shift_sandwich(at_stance, np.array(shift))
+        move_sandwich(at_stance, shift)
         assert at_stance.loaded() is loaded
         assert at_stance.sandwich_in_pan() is in_pan
     finally:
@@ -355,7 +349,7 @@ def test_sandwich_tilt_counts_either_face_up_as_flat(
         at_stance: SandwichRemove, roll: float, tilt: float) -> None:
     saved = at_stance.kin.data.qpos.copy()
     try:
-        turn_sandwich(at_stance, rot_x(np.radians(roll)))
+        move_sandwich(at_stance, rot=rot_x(np.radians(roll)))
         assert np.isclose(np.degrees(at_stance.sandwich_tilt()), tilt)
     finally:
         at_stance.kin.set_state(saved)
