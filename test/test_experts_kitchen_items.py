@@ -60,15 +60,14 @@ def ik_error(kin: Kinematics, side: str, target: np.ndarray) -> float:
 
 def test_kitchen_items_registration():
     """pick_box and saucepan_to_hob have experts that need the height and torso-pitch
-    commands; sandwich_remove is not theirs (its draft and reason are in ``sandwich``)."""
+    commands; sandwich_remove is not theirs (its expert is in ``sandwich``)."""
     assert EXPERTS["pick_box"] is kitchen_items.PickBox
     assert EXPERTS["saucepan_to_hob"] is kitchen_items.SaucepanToHob
     for task in ("pick_box", "saucepan_to_hob"):
         assert NEEDS_COMMAND[task] == kitchen_items.NEEDS_COMMAND[task]
         assert task not in PENDING and task not in DRAFTS
-    assert "sandwich_remove" not in EXPERTS
-    assert "sandwich_remove" not in kitchen_items.PENDING
-    assert PENDING["sandwich_remove"] == sandwich.PENDING["sandwich_remove"]
+    assert EXPERTS["sandwich_remove"] is sandwich.SandwichRemove
+    assert "sandwich_remove" not in kitchen_items.EXPERTS
 
 
 def test_pick_box_expert_carries_the_box_between_the_housings():

@@ -1,4 +1,4 @@
-"""The sandwich_remove draft (bench/policies/experts/sandwich.py): its registration, its
+"""The sandwich_remove expert (bench/policies/experts/sandwich.py): its registration, its
 blade geometry and pose readings (and the sandwich's tilt), the levelling of the loaded
 blade, and the reach from its stance that the script relies on (the take, the scoop,
 the board)."""
@@ -11,7 +11,7 @@ import pytest
 
 from bench.env import make
 from bench.policies import experts
-from bench.policies.experts import kitchen_items, sandwich
+from bench.policies.experts import sandwich
 from bench.policies.experts.kinematics import rot_x
 from bench.policies.experts.sandwich import (
     BOARD_DROP,
@@ -51,11 +51,11 @@ REACHED = 0.005  # m (and weighted rad), inverse-kinematics error counted as rea
 TASK = "sandwich_remove"
 
 
-def test_sandwich_remove_is_a_pending_draft() -> None:
-    assert TASK in sandwich.DRAFTS and TASK in sandwich.PENDING
-    assert TASK not in experts.EXPERTS
-    assert TASK not in kitchen_items.PENDING  # one module's PENDING only
-    assert isinstance(experts.draft(TASK), SandwichRemove)
+def test_sandwich_remove_is_registered_as_an_expert() -> None:
+    assert sandwich.EXPERTS[TASK] is SandwichRemove and experts.EXPERTS[TASK] is SandwichRemove
+    assert TASK not in experts.PENDING and TASK not in experts.DRAFTS
+    assert TASK not in experts.NEEDS_COMMAND  # it runs on the embedded default
+    assert isinstance(experts.expert(TASK), SandwichRemove)
 
 
 def test_wrapped_is_the_shortest_turn() -> None:
@@ -235,6 +235,36 @@ def test_blade_joints_rebranch_solves_a_goal_out_of_reach_from_the_hanging_arm(
             assert error < REACHED if rebranch else error > IK_ERROR
     finally:
         expert.reset()
+
+
+def test_kept_above_lifts_a_blade_below_the_floor_and_keeps_one_above(
+        at_stance: SandwichRemove, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The carry's fallback to another branch keeps the blade's tip at least at the floor
+    it is given (on 620006 the interpolated angles dipped the loaded blade onto the
+    counter): angles that put the tip 5 cm under the floor are raised to it
+    with the hand's orientation kept, angles above it are left alone, and a floor out of
+    reach leaves them alone too."""
+    expert = at_stance
+    upright = np.array([REGRIP_AT, 0.0, 0.011]), rot_x(JAW_ROLL)
+    monkeypatch.setattr(expert, "grip_transform", lambda: upright)
+    board = expert.kin.body_pos("board")
+    tip = board + np.array([*BOARD_SPOT, ks.BOARD_HALF[2] + BOARD_DROP])
+    low, error = expert.kin.solve(
+        "right", *expert.blade(upright, tip, CARRY_HEADING, 0.0)["right"],
+        KEYFRAME_ARMS["right"], iterations=300)
+    assert error < REACHED
+
+    def blade_tip(arm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pos, rot = expert.kin.pinch_at("right", arm)
+        return pos + rot @ upright[1].T @ (TIP - upright[0]), rot
+
+    raised = expert.kept_above(low, tip[2] + 0.05)
+    (raised_tip, raised_rot), (low_tip, low_rot) = blade_tip(raised), blade_tip(low)
+    assert abs(raised_tip[2] - (tip[2] + 0.05)) < REACHED
+    assert np.linalg.norm(raised_tip[:2] - low_tip[:2]) < REACHED
+    assert np.allclose(raised_rot, low_rot, atol=0.01)
+    assert np.array_equal(expert.kept_above(low, tip[2] - 0.05), low)
+    assert np.array_equal(expert.kept_above(low, tip[2] + 1.0), low)
 
 
 def posed_spatula(expert: SandwichRemove, tip: np.ndarray, rot: np.ndarray) -> np.ndarray:

@@ -74,6 +74,8 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
                                           first_seed=700000),  # 4 failed
     "dishwasher_load_plates": DemoBudget(longest_env_steps=68480, demos=60,
                                          first_seed=700000),  # 5 failed; collector cap 10000
+    "sandwich_remove": DemoBudget(longest_env_steps=45200, demos=60,
+                                  first_seed=700000),  # 5 failed
     # on the floating base: the expert needs the height and torso-pitch commands (NEEDS_COMMAND)
     "dishwasher_close": DemoBudget(longest_env_steps=18890, demos=60, first_seed=700000,
                                    backend="floating_base"),

@@ -1,6 +1,6 @@
 """Experts for the kitchen-counter tasks that carry things (bench.tasks.kitchen):
 pick_box and saucepan_to_hob. The drawer and cupboard experts are in ``kitchen``,
-sandwich_remove's draft (a spatula) in ``sandwich``, put_cups' in ``cabinet_cups``.
+sandwich_remove's expert (a spatula) in ``sandwich``, put_cups' in ``cabinet_cups``.
 
 The pick_box and saucepan_to_hob experts need the height and torso-pitch commands
 (``NEEDS_COMMAND``): they run on the floating base, whose pelvis goes exactly where the

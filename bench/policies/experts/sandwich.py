@@ -1,11 +1,10 @@
-"""A draft expert for sandwich_remove (bench.tasks.kitchen.SandwichRemove): the right
-hand takes the spatula, scoops the sandwich out of the frying pan with the blade and
-rolls it off onto the chopping board; the left hand holds the pan. It is below the bar
-(``PENDING`` gives the measured reason, docs/experts.md "sandwich_remove" the details):
-it succeeds on 89 of the 100 official seeds with the bevelled blade (ks.add_spatula);
-the right hand fails to take the spatula on 3 of them, two scoops fail to load the
-sandwich on 5 (it is pushed against the far wall before the blade gets under), and 3
-sandwiches are lifted and lost on the way to the board.
+"""The expert for sandwich_remove (bench.tasks.kitchen.SandwichRemove): the right hand
+takes the spatula, scoops the sandwich out of the frying pan with the blade and rolls it
+off onto the chopping board; the left hand holds the pan. It succeeds on 90 of the 100
+official seeds on the embedded default (docs/experts.md "sandwich_remove" gives the
+details): of the 10 failures, the right hand fails to take the spatula on 3, two scoops
+fail to load the sandwich on 5 (it is pushed against the far wall before the blade gets
+under), and 2 sandwiches are lifted and lost on the way to the board.
 
 The spatula is moved by its own pose: a target for the blade (tip, heading, pitch) is
 turned into a pinch-site target through the hand-to-spatula transform read from the
@@ -632,12 +631,15 @@ class SandwichRemove(KitchenExpert):
         for the carry: on 620087 its turn from the scoop's heading to CARRY_HEADING,
         solved from the arm's angles, left a pose error of 0.94 and the blade stayed over
         the pan; from the hanging arm's, none. Everywhere, the swing to the other branch
-        swept a sandwich already on the board off it, 620015), and the arm moves to them
-        linearly, each joint at most JOINT_STEP per step. Held in Cartesian space, the
-        arm near full reach chased the body's sway (an elbow at 0.3 rad swung 1.2 rad
-        within 40 steps, seed 620002) and threw the sandwich off; planned once, the
-        spatula's slow turn in the jaw (18 degrees over a carry, seed 620006) went
-        uncorrected."""
+        swept a sandwich already on the board off it, 620015; with ``rebranch`` the
+        angles taken toward the goal's are ``kept_above`` the lower of the start's and
+        the goal's tip heights: interpolated across the carry's turn, they dipped the
+        loaded blade onto the counter, which scraped the sandwich off, 620006), and the
+        arm moves to them linearly, each joint at most JOINT_STEP per step. Held in
+        Cartesian space, the arm near full reach chased the body's sway (an elbow at 0.3
+        rad swung 1.2 rad within 40 steps, seed 620002) and threw the sandwich off;
+        planned once, the spatula's slow turn in the jaw (18 degrees over a carry, seed
+        620006) went uncorrected."""
         start = self.blade_tip()
         heading0, pitch0, roll0 = self.blade_heading(), self.blade_pitch(), self.blade_roll()
         turn = wrapped(heading - heading0)
@@ -661,11 +663,25 @@ class SandwichRemove(KitchenExpert):
                     goal, error = angles(1.0, KEYFRAME_ARMS["right"])
                 share = (now - done) / max(1.0 - done, 1e-9) if error <= IK_ERROR else 0.0
                 end = begin + (goal - begin) * share
+                if rebranch:
+                    end = self.kept_above(end, min(start[2], tip[2]))
             end = begin + np.clip(end - begin, -JOINT_STEP * (last - first),
                                   JOINT_STEP * (last - first))
             for k in range(first + 1, last + 1):
                 self.arm["right"] = begin + (k - first) / (last - first) * (end - begin)
                 yield
+
+    def kept_above(self, arm: np.ndarray, floor: float) -> np.ndarray:
+        """The right arm's angles ``arm``, raised where they would put the blade's tip
+        below ``floor``: the pinch pose there lifted by the shortfall, solved from ``arm``
+        (``arm`` itself where that is out of reach)."""
+        grip = self.grip_transform()
+        pos, rot = self.kin.pinch_at("right", arm)
+        short = floor - (pos + rot @ grip[1].T @ (TIP - grip[0]))[2]
+        if short <= 0.0:
+            return arm
+        lifted, error = self.kin.solve("right", pos + up(short), rot, arm, iterations=200)
+        return lifted if error <= IK_ERROR else arm
 
     def loaded(self) -> bool:
         """Whether the sandwich's centre is LOADED above its rest on the pan's floor."""
@@ -718,19 +734,4 @@ class SandwichRemove(KitchenExpert):
         return self.kin.body_pos("spatula") + self.kin.body_rot("spatula") @ TIP
 
 
-DRAFTS: dict[str, type[Expert]] = {"sandwich_remove": SandwichRemove}
-EXPERTS: dict[str, type[Expert]] = {}
-PENDING: dict[str, str] = {
-    "sandwich_remove": "draft below the bar: 89 of the 100 official seeds (embedded default, "
-                       "cap raised to 5400 control steps), no fall: 10 of the 12 seeds the "
-                       "script was tuned on (620000-620011), 79 of the 88 others. Of the 11 "
-                       "failures, on 3 the right hand did not take the spatula in two rounds "
-                       "(the arm at full reach for a handle far out), on 5 two scoops left "
-                       "the sandwich in the pan (pushed against the far wall before the "
-                       "blade got under: near the rim the blade must be steeper than the "
-                       "wedge's 23 degrees), and 3 were lifted and lost from the blade. Its "
-                       "blade path, replayed on a spatula driven without a robot, loads 48 "
-                       "of 48 executed exactly and 31 of 48 with execution errors of the "
-                       "robot's size "
-                       "(docs/experts.md, sandwich_remove)",
-}
+EXPERTS: dict[str, type[Expert]] = {"sandwich_remove": SandwichRemove}
