@@ -5,7 +5,8 @@ Two kinds of departure are listed:
 * configuration fields that differ from the task's official configuration, except
   the official overrides, which only change what the policy is handed;
 * substrate substitutions: the embedded holosoma_g1 standing in for the GR00T-WBC
-  files, with the commands it cannot follow.
+  files, and the backend's own limitations: the base commands it follows only in
+  part (``LowerBodyController.limitations``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,5 @@ def protocol_violations(env: BenchEnv) -> list[str]:
         violations.append(
             f"controller.backend: {backend.requested} requested, {backend.name} used "
             "(GR00T-WBC files absent)")
-    ignored = [name for name in backend.controller.ignored_commands
-               if name != "torso_pitch" or env.config.controller.pitch_command]
-    if ignored:
-        violations.append(f"{backend.name} ignores the {' and '.join(ignored)} command(s)")
+    violations.extend(backend.controller.limitations(env.config.controller))
     return violations

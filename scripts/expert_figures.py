@@ -11,7 +11,8 @@ command (``NEEDS_COMMAND``) gets its 100 seeds on the floating base and
 NEEDS_COMMAND_EMBEDDED seeds on the embedded default, enough to show that it fails
 there.
 
-    scripts/expert_figures.py [--workers N] [--backend embedded|floating] [TASK ...]
+    scripts/expert_figures.py [--workers N] [--backend embedded|floating]
+                              [--episodes N] [--runs DIR] [TASK ...]
 """
 
 from __future__ import annotations
@@ -27,19 +28,19 @@ BACKENDS = {"embedded default": {}, "floating base": {"controller": None}}
 NEEDS_COMMAND_EMBEDDED = 10  # official seeds on the embedded default for such an expert
 
 
-def main(tasks: list[str], workers: int = 1, backends: tuple[str, ...] = tuple(BACKENDS)
-         ) -> None:
+def main(tasks: list[str], workers: int = 1, backends: tuple[str, ...] = tuple(BACKENDS),
+         episodes: int = EVAL_EPISODES, runs: Path = Path("runs/experts")) -> None:
     """Evaluate each task's expert on the backends and print the markdown rows."""
     rows = []
     for task in tasks or sorted(EXPERTS):
         cells = []
         for label in backends:
-            run_dir = Path("runs/experts") / task / label.replace(" ", "_")
-            episodes = (NEEDS_COMMAND_EMBEDDED if task in NEEDS_COMMAND
-                        and label == "embedded default" else EVAL_EPISODES)
+            run_dir = runs / task / label.replace(" ", "_")
+            count = (min(episodes, NEEDS_COMMAND_EMBEDDED) if task in NEEDS_COMMAND
+                     and label == "embedded default" else episodes)
             result = evaluate("bench.policies.experts:expert", task, "scripted-expert",
                               overrides={"camera_keys": [], **BACKENDS[label]},
-                              episodes=episodes, run_dir=run_dir, workers=workers)
+                              episodes=count, run_dir=run_dir, workers=workers)
             s = result["summary"]
             cells.append(f"{s['successes']} of {s['episodes']} | {s['fell_share']:.0%} | "
                          f"{s['mean_control_steps']:.0f}")
@@ -57,6 +58,10 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=1, help="processes per evaluation")
     parser.add_argument("--backend", choices=("embedded", "floating"), default=None,
                         help="one backend only (default: both)")
+    parser.add_argument("--episodes", type=int, default=EVAL_EPISODES,
+                        help="official seeds from 620000 (a sample: no leaderboard record)")
+    parser.add_argument("--runs", type=Path, default=Path("runs/experts"),
+                        help="where the run directories go")
     args = parser.parse_args()
     chosen = tuple(b for b in BACKENDS if args.backend is None or b.startswith(args.backend))
-    main(args.tasks, args.workers, chosen)
+    main(args.tasks, args.workers, chosen, args.episodes, args.runs)

@@ -82,7 +82,13 @@ def test_missing_groot_files_fall_back_to_holosoma_loudly(monkeypatch):
         violations = protocol_violations(env)
         assert violations[0] == "controller.reset_warmup_steps"
         assert violations[1].startswith("controller.backend: groot_wbc_g1 requested")
-        assert violations[2] == "holosoma_g1 ignores the height and torso_pitch command(s)"
+        assert violations[2] == ("holosoma_g1 stands at its own posture (pelvis about "
+                                 "0.76 m, not 0.74 m) for the default stance command")
+        assert violations[3] == (
+            "holosoma_g1 tracks the height command within 0.45-0.79 m of the official "
+            "0.4-1.0 m, while standing only (walking keeps holosoma's own posture)")
+        assert violations[4] == ("holosoma_g1 tracks the torso_pitch command while standing "
+                                 "only (walking keeps holosoma's own posture)")
         _, info = env.reset(seed=1)
         assert info["backend_substitution"] == env.backend.substitution
     finally:

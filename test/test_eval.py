@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -22,6 +23,9 @@ from bench.eval import (
     leaderboard_record,
 )
 from bench.eval.records import read_summary
+
+# the module (bench.eval's own ``fingerprint`` attribute is the function)
+fingerprint_module = importlib.import_module("bench.eval.fingerprint")
 
 SHORT = {"episode_length": 100}  # 10 control steps
 
@@ -68,7 +72,24 @@ def test_record_has_the_substrate_fingerprint(official_env):
                                            "GR00T-WholeBodyControl-Walk.onnx"}
     assert fp["versions"]["mujoco"] and fp["versions"]["onnxruntime"]
     assert "mjlab==1.6.0" in fp["assets"] and len(fp["config_hash"]) == 64
+    assert fp["wbc"]["code"] == fingerprint_module.controller_code()
     assert record["seeds"] == [620000, 620001]
+
+
+def test_the_fingerprint_changes_with_the_standing_controllers_code(tmp_path, monkeypatch):
+    """The embedded default's stance is code and parameters, not a model file: a change
+    to any lower-body controller module changes the record's fingerprint."""
+    copy = tmp_path / "wbc"
+    copy.mkdir()
+    for path in fingerprint_module.WBC_PACKAGE.glob("*.py"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(fingerprint_module, "WBC_PACKAGE", copy)
+    before = fingerprint_module.controller_code()
+    stance = copy / "stance.py"
+    source = stance.read_text()
+    assert "ankle_pitch_kp: float = " in source
+    stance.write_text(source.replace("ankle_pitch_kp: float = ", "ankle_pitch_kp: float = 1 + "))
+    assert fingerprint_module.controller_code() != before
 
 
 def test_record_refuses_a_non_contiguous_seed_set(official_env):

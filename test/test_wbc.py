@@ -111,51 +111,46 @@ def test_goal_timeout_counts_sim_time():
 
 @pytest.mark.parametrize("model", holosoma.MODEL_FILES)
 def test_holosoma_gains_and_names_come_from_the_model_metadata(model):
-    controller = holosoma.HolosomaController()
-    meta = controller.sessions[model].get_modelmeta().custom_metadata_map
+    policies = holosoma.HolosomaPolicies()
+    meta = policies.sessions[model].get_modelmeta().custom_metadata_map
     assert json.loads(meta["dof_names"]) == list(c.JOINTS)
-    out = controller.command(_state(0), BaseCommand(), np.zeros(14))
-    assert np.allclose(out.kp, np.array(json.loads(meta["kp"]))[:15])
-    assert np.allclose(out.kd, np.array(json.loads(meta["kd"]))[:15])
+    assert np.allclose(policies.kp, np.array(json.loads(meta["kp"])))
+    assert np.allclose(policies.kd, np.array(json.loads(meta["kd"])))
 
 
-@pytest.mark.parametrize(("command", "model"), [
-    (BaseCommand(), holosoma.BALANCE_MODEL),
-    (BaseCommand(vx=0.03, wz=0.03), holosoma.BALANCE_MODEL),  # norm 0.042
-    (BaseCommand(vy=0.05), holosoma.WALK_MODEL),
-    (BaseCommand(vx=0.5, wz=-0.2), holosoma.WALK_MODEL),
-])
-def test_holosoma_runs_balance_below_the_walk_threshold_and_walk_above(command, model):
-    controller = holosoma.HolosomaController()
+@pytest.mark.parametrize("model", holosoma.MODEL_FILES)
+def test_holosoma_step_runs_the_named_model(model):
+    policies = holosoma.HolosomaPolicies()
     state = _state(3)
-    controller.last_action = np.linspace(-1.0, 1.0, 29)
-    expected_controller = holosoma.HolosomaController()
-    expected_controller.last_action = controller.last_action.copy()
-    out = controller.command(state, command, np.zeros(14))
+    policies.last_action = np.linspace(-1.0, 1.0, 29)
+    expected = holosoma.HolosomaPolicies()
+    expected.last_action = policies.last_action.copy()
+    command = BaseCommand(vx=0.5, wz=-0.2)
+    out = policies.step(state, command, model)
     lin, ang = np.array([command.vx, command.vy]), command.wz
-    expected_controller._update_phase(lin, ang)
-    obs = expected_controller.observation(state, lin, ang)
-    session = expected_controller.sessions[model]
+    expected._update_phase(lin, ang)
+    obs = expected.observation(state, lin, ang)
+    session = expected.sessions[model]
     action = session.run(None, {session.get_inputs()[0].name: obs[None]})[0][0]
-    assert np.allclose(out.position, holosoma.DEFAULT_ANGLES[:15] + 0.25 * action[:15])
-    other = expected_controller.sessions[next(m for m in holosoma.MODEL_FILES if m != model)]
+    assert np.allclose(out, holosoma.DEFAULT_ANGLES[:15] + 0.25 * action[:15])
+    other = expected.sessions[next(m for m in holosoma.MODEL_FILES if m != model)]
     other_action = other.run(None, {other.get_inputs()[0].name: obs[None]})[0][0]
     assert not np.allclose(action, other_action)  # the two models really differ here
 
 
 def test_holosoma_observation_terms_in_sorted_order_with_masked_arms():
-    controller = holosoma.HolosomaController()
+    policies = holosoma.HolosomaPolicies()
     state = _state(4)
-    controller.last_action = np.linspace(-2.0, 2.0, 29)  # as if after a policy step
-    obs = controller.observation(state, np.array([0.2, -0.1]), 0.3)
+    policies.last_action = np.linspace(-2.0, 2.0, 29)  # as if after a policy step
+    obs = policies.observation(state, np.array([0.2, -0.1]), 0.3)
     assert obs.shape == (100,)
     default = holosoma.DEFAULT_ANGLES
     masked_pos = state.joint_pos.copy()
-    masked_pos[15:] = default[15:] + 0.25 * controller.last_action[15:]  # its own arm targets
+    masked_pos[15:] = default[15:] + 0.25 * policies.last_action[15:]  # its own arm targets
     masked_vel = state.joint_vel.copy()
     masked_vel[15:] = 0.0
     expected = np.concatenate([
-        controller.last_action,                         # actions
+        policies.last_action,                           # actions
         state.base_ang_vel * 0.25,                      # base_ang_vel
         [0.3],                                          # command_ang_vel
         [0.2, -0.1],                                    # command_lin_vel
@@ -169,45 +164,35 @@ def test_holosoma_observation_terms_in_sorted_order_with_masked_arms():
 
 
 def test_holosoma_gait_phase_holds_while_standing_and_restarts_on_motion():
-    controller = holosoma.HolosomaController()
+    policies = holosoma.HolosomaPolicies()
     state = _state(5)
-    controller.command(state, BaseCommand(), np.zeros(14))
-    assert np.allclose(controller.phase, [np.pi, np.pi])
-    controller.command(state, BaseCommand(), np.zeros(14))
-    assert np.allclose(controller.phase, [np.pi, np.pi])
-    controller.command(state, BaseCommand(vx=0.5), np.zeros(14))
-    assert np.allclose(controller.phase, [0.0, np.pi])  # reset when motion starts
-    controller.command(state, BaseCommand(vx=0.5), np.zeros(14))
+    policies.step(state, BaseCommand(), holosoma.BALANCE_MODEL)
+    assert np.allclose(policies.phase, [np.pi, np.pi])
+    policies.step(state, BaseCommand(), holosoma.BALANCE_MODEL)
+    assert np.allclose(policies.phase, [np.pi, np.pi])
+    policies.step(state, BaseCommand(vx=0.5), holosoma.WALK_MODEL)
+    assert np.allclose(policies.phase, [0.0, np.pi])  # reset when motion starts
+    policies.step(state, BaseCommand(vx=0.5), holosoma.WALK_MODEL)
     step = 2 * np.pi / 50
-    assert np.allclose(controller.phase, [step, -np.pi + step])
+    assert np.allclose(policies.phase, [step, -np.pi + step])
 
 
 def test_holosoma_feeds_back_the_clipped_action_and_maps_targets():
-    controller = holosoma.HolosomaController()
+    policies = holosoma.HolosomaPolicies()
     state = _state(6)
-    out = controller.command(state, BaseCommand(vx=0.2), np.zeros(14))
-    assert np.all(np.abs(controller.last_action) <= 100)
-    assert np.allclose(out.position,
-                       holosoma.DEFAULT_ANGLES[:15] + 0.25 * controller.last_action[:15])
-    obs_next = controller.observation(state, np.array([0.2, 0.0]), 0.0)
-    assert np.allclose(obs_next[:29], controller.last_action, atol=1e-6)  # fed back
+    out = policies.step(state, BaseCommand(vx=0.2), holosoma.WALK_MODEL)
+    assert np.all(np.abs(policies.last_action) <= 100)
+    assert np.allclose(out, holosoma.DEFAULT_ANGLES[:15] + 0.25 * policies.last_action[:15])
+    obs_next = policies.observation(state, np.array([0.2, 0.0]), 0.0)
+    assert np.allclose(obs_next[:29], policies.last_action, atol=1e-6)  # fed back
 
 
-def test_holosoma_never_sees_the_manipulation_arm_targets():
-    state = _state(9)
-    a = holosoma.HolosomaController().command(state, BaseCommand(), np.zeros(14))
-    b = holosoma.HolosomaController().command(state, BaseCommand(), np.full(14, 1.2))
-    assert np.array_equal(a.position, b.position)
-
-
-def test_holosoma_ignores_height_and_pitch():
-    controller = holosoma.HolosomaController()
-    assert controller.ignored_commands == ("height", "torso_pitch")
-    state = _state(7)
-    a = controller.command(state, BaseCommand(height=0.5, torso_pitch=0.6), np.zeros(14))
-    controller.reset(None)
-    b = controller.command(state, BaseCommand(height=0.9, torso_pitch=-0.2), np.zeros(14))
-    assert np.array_equal(a.position, b.position)
+def test_holosoma_adopts_another_controllers_targets_as_its_last_action():
+    policies = holosoma.HolosomaPolicies()
+    targets = np.linspace(-0.3, 0.4, 15)
+    policies.adopt(targets)
+    assert np.allclose(holosoma.DEFAULT_ANGLES[:15] + 0.25 * policies.last_action[:15], targets)
+    assert np.all(policies.last_action[15:] == 0.0)  # its own arm history is kept
 
 
 # ----- floating base ------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""A policy for the mock-robot graph tests (test_hardware_graph.py): it holds the
-stance for a number of control steps, then walks straight ahead."""
+"""A policy for the mock-robot graph tests (test_hardware_graph.py): it holds a stance
+for a number of control steps, walks straight ahead, and stands again."""
 
 import numpy as np
 
@@ -8,18 +8,23 @@ from bench.policies.builtin import Hold
 from bench.tasks import get_spec
 
 WALK_SPEED = 0.5  # m/s, the base command once walking
+CROUCH_HEIGHT = 0.60  # m, pelvis-height command of the stance
+CROUCH_PITCH = 0.3  # rad, torso-pitch command of the stance
 
 
-class StandThenWalk:
-    """Hold for ``stand_steps`` control steps after each reset, then walk at WALK_SPEED."""
+class StandWalkStand:
+    """Hold a crouched stance for ``stand_steps`` control steps after each reset, walk at
+    WALK_SPEED for ``walk_steps``, then hold the stance again."""
 
-    def __init__(self, task: str, stand_steps: int):
+    def __init__(self, task: str, stand_steps: int, walk_steps: int):
         slots = layout.wholebody_action_layout(get_spec(task).pitch_command)
-        self.hold = Hold(task).action
-        raw = layout.denormalize(self.hold, slots)
+        raw = layout.denormalize(Hold(task).action, slots)
+        raw[2] = CROUCH_HEIGHT  # height slot
+        raw[4] = CROUCH_PITCH  # torso-pitch slot (the task has the pitch command)
+        self.stand = layout.normalize(raw, slots).astype(np.float32)
         raw[0] = WALK_SPEED  # vx slot
         self.walk = layout.normalize(raw, slots).astype(np.float32)
-        self.stand_steps = stand_steps
+        self.stand_steps, self.walk_steps = stand_steps, walk_steps
         self.steps = 0
 
     def reset(self) -> None:
@@ -28,11 +33,12 @@ class StandThenWalk:
 
     def __call__(self, observation):
         self.steps += 1
-        return self.walk if self.steps > self.stand_steps else self.hold
+        walking = self.stand_steps < self.steps <= self.stand_steps + self.walk_steps
+        return self.walk if walking else self.stand
 
 
-def stand_34s_then_walk(task: str) -> StandThenWalk:
-    """34 s of stance (1.5 s on the mock robot's gantry, held then lowered, 1 s to
-    settle, 30 s standing, and a margin), then walk."""
-    return StandThenWalk(task, stand_steps=1700)
-
+def stand_34s_walk_7s(task: str) -> StandWalkStand:
+    """34 s of crouched stance (1.5 s on the mock robot's gantry, held then lowered, 1 s
+    to settle, 30 s standing, and a margin), 7 s of walking, then the stance again."""
+    assert get_spec(task).pitch_command, f"{task} has no torso-pitch slot"
+    return StandWalkStand(task, stand_steps=1700, walk_steps=350)

@@ -54,6 +54,7 @@ from bench.robot import constants as c
 from bench.sim.session import scene_spec
 from bench.sim.world import G1World, gripper_targets
 from bench.tasks.base import Scene
+from bench.wbc.stance import torso_angles
 
 PERIOD_STEPS = 2  # physics steps per LowCmd_/LowState_ cycle (2 ms, 500 Hz)
 GRIPPER_EVERY = 10  # cycles between Dex1-1 states (50 Hz; they cost more to encode)
@@ -224,6 +225,7 @@ class MockG1:
         base = w.data.qpos[w.base_qpos:w.base_qpos + 7]
         self._event(x=round(float(base[0]), 4), y=round(float(base[1]), 4),
                     z=round(float(base[2]), 4), tilt=round(pelvis_tilt_deg(base[3:]), 2),
+                    pitch=round(torso_angles(w.model, w.data)[0], 4),
                     damping=bool(self.damping))
 
     def cycle(self) -> None:

@@ -126,6 +126,14 @@ KEYFRAME_JOINTS = np.array([
 ])  # rad, motor order
 
 
+# What the standing controller (bench.wbc.stance) reaches on this model, feet flat:
+# pelvis height above the soles (m) and torso angles (rad) about the feet's heading.
+# Measured by scripts/stance_figures.py tracking (docs/wbc.md).
+STANCE_HEIGHT_RANGE = (0.45, 0.79)  # m
+STANCE_PITCH_RANGE = (-0.2, 0.8)  # rad, + leans forward
+STANCE_ROLL_RANGE = (-0.3, 0.3)  # rad
+STANCE_YAW_RANGE = (-0.6, 0.6)  # rad, torso heading relative to the feet
+
 # PD gains for all 29 joints in motor order: the WBC's lower body plus our arms.
 KP = np.concatenate([LOWER_BODY_KP, ARM_KP, ARM_KP])  # N m/rad
 KD = np.concatenate([LOWER_BODY_KD, ARM_KD, ARM_KD])  # N m s/rad

@@ -61,7 +61,8 @@ def wbc_request(state: RobotState, command: BaseCommand, arm_targets: np.ndarray
         joint_pos=state.joint_pos, joint_vel=state.joint_vel, base_pos=state.base_pos,
         base_quat=state.base_quat, base_lin_vel=state.base_lin_vel,
         base_ang_vel=state.base_ang_vel, vx=command.vx, vy=command.vy, wz=command.wz,
-        height=command.height, torso_pitch=command.torso_pitch, arm_targets=arm_targets)
+        height=command.height, torso_pitch=command.torso_pitch, torso_roll=command.torso_roll,
+        torso_yaw=command.torso_yaw, arm_targets=arm_targets)
 
 
 def request_parts(request: msg.WbcRequest) -> tuple[RobotState, BaseCommand, np.ndarray]:
@@ -72,7 +73,8 @@ def request_parts(request: msg.WbcRequest) -> tuple[RobotState, BaseCommand, np.
         base_lin_vel=np.array(request.base_lin_vel), base_ang_vel=np.array(request.base_ang_vel),
         time=request.sim_time)
     command = BaseCommand(vx=request.vx, vy=request.vy, wz=request.wz, height=request.height,
-                          torso_pitch=request.torso_pitch)
+                          torso_pitch=request.torso_pitch, torso_roll=request.torso_roll,
+                          torso_yaw=request.torso_yaw)
     return state, command, np.array(request.arm_targets)
 
 

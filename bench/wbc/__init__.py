@@ -1,7 +1,8 @@
 """Lower-body controllers: a registry of backends and the resolution of the configured one.
 
 * ``groot_wbc_g1``: the official GR00T-WBC Balance/Walk pair, files supplied by the user;
-* ``holosoma_g1``: the embedded default, used whenever the GR00T files are absent;
+* ``holosoma_g1``: the embedded default (a standing controller paired with holosoma's
+  walking policies), used whenever the GR00T files are absent;
 * ``floating_base``: the research mode (``make(task, controller=None)``).
 """
 
@@ -13,9 +14,9 @@ from dataclasses import dataclass
 
 from bench.config import ControllerConfig
 from bench.wbc.base import BaseCommand, LowerBodyController, LowerBodyTargets, RobotState
+from bench.wbc.embedded import EmbeddedController
 from bench.wbc.floating import FloatingBaseController
 from bench.wbc.groot import GrootController, GrootFilesMissingError
-from bench.wbc.holosoma import HolosomaController
 
 __all__ = ["BACKENDS", "BaseCommand", "LowerBodyController", "LowerBodyTargets",
            "ResolvedBackend", "RobotState", "resolve_backend"]
@@ -24,7 +25,7 @@ log = logging.getLogger(__name__)
 
 BACKENDS: dict[str, Callable[[ControllerConfig], LowerBodyController]] = {
     "groot_wbc_g1": lambda config: GrootController(config.groot_model_dir),
-    "holosoma_g1": lambda config: HolosomaController(),
+    "holosoma_g1": lambda config: EmbeddedController(),
     "floating_base": lambda config: FloatingBaseController(),
 }
 
@@ -53,7 +54,8 @@ def resolve_backend(config: ControllerConfig) -> ResolvedBackend:
         return ResolvedBackend(config.backend, BACKENDS[config.backend](config))
     except GrootFilesMissingError as missing:
         reason = (f"EMBEDDED DEFAULT: holosoma_g1 stands in for groot_wbc_g1 because the "
-                  f"GR00T-WBC files are absent ({missing}). It has no height or torso-pitch "
-                  f"command; results are not leaderboard-comparable.")
+                  f"GR00T-WBC files are absent ({missing}). It tracks height and torso pitch "
+                  f"while standing only, within what its standing controller reaches; "
+                  f"results are not leaderboard-comparable.")
         log.warning(reason)
-        return ResolvedBackend(config.backend, HolosomaController(), substitution=reason)
+        return ResolvedBackend(config.backend, EmbeddedController(), substitution=reason)

@@ -7,6 +7,8 @@ from typing import Protocol
 
 import numpy as np
 
+from bench.config import ControllerConfig
+
 
 @dataclass
 class RobotState:
@@ -43,6 +45,8 @@ class BaseCommand:
     wz: float = 0.0  # rad/s
     height: float = 0.74  # m, absolute pelvis height
     torso_pitch: float = 0.0  # rad, + = lean forward
+    torso_roll: float = 0.0  # rad, about the heading axis (decoupled_v1's torso goal)
+    torso_yaw: float = 0.0  # rad, torso heading relative to the feet, + = left
 
     @property
     def velocity(self) -> np.ndarray:
@@ -81,7 +85,9 @@ class GoalTimeout:
         if command is not None:
             self.command, self.received_at = command, now
         if self.received_at is None or now - self.received_at > self.timeout_s:
-            return BaseCommand(height=self.command.height, torso_pitch=self.command.torso_pitch)
+            return BaseCommand(height=self.command.height, torso_pitch=self.command.torso_pitch,
+                               torso_roll=self.command.torso_roll,
+                               torso_yaw=self.command.torso_yaw)
         return self.command
 
 
@@ -89,7 +95,11 @@ class LowerBodyController(Protocol):
     """A backend that owns the legs and waist (or the pelvis, for the floating base)."""
 
     name: str
-    ignored_commands: tuple[str, ...]  # base commands the backend cannot follow
+
+    def limitations(self, config: ControllerConfig) -> list[str]:
+        """How the backend departs from following every base command of the official
+        ranges in ``config`` (empty when it follows them all)."""
+        ...
 
     def reset(self, state: RobotState) -> None:
         """Start a new episode from ``state``."""

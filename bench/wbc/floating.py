@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bench.config import ControllerConfig
 from bench.robot import constants as c
 from bench.wbc.base import BaseCommand, LowerBodyTargets, RobotState
 
@@ -33,10 +34,14 @@ class FloatingBaseController:
     """Kinematic pelvis driven by the base commands; legs frozen."""
 
     name = "floating_base"
-    ignored_commands: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self.pose = np.zeros(4)  # x, y, z, yaw
+
+    def limitations(self, config: ControllerConfig) -> list[str]:
+        """None: the pelvis goes wherever the commands send it (a research mode, listed
+        as the ``controller.backend`` override)."""
+        return []
 
     def reset(self, state: RobotState | None) -> None:
         """Track the pelvis pose from ``state``."""

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime
 
+from bench.config import ControllerConfig
 from bench.robot import constants as c
 from bench.wbc.base import BaseCommand, LowerBodyTargets, RobotState
 
@@ -76,7 +77,6 @@ class GrootController:
     """GR00T-WBC: Balance and Walk policies with a shared 6-frame history."""
 
     name = "groot_wbc_g1"
-    ignored_commands: tuple[str, ...] = ()
 
     def __init__(self, folder: str | None = None):
         root = model_dir(folder)
@@ -84,6 +84,10 @@ class GrootController:
         self.walk = _session(root / WALK_FILE)
         self.files = (root / BALANCE_FILE, root / WALK_FILE)
         self.reset(None)
+
+    def limitations(self, config: ControllerConfig) -> list[str]:
+        """None: the official backend follows every base command."""
+        return []
 
     def reset(self, state: RobotState | None) -> None:
         """Clear the history and the previous action."""

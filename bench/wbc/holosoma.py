@@ -1,4 +1,5 @@
-"""holosoma G1 locomotion policy (PyPI holosoma-inference 0.1.3): the embedded default.
+"""holosoma G1 locomotion policies (PyPI holosoma-inference 0.1.3): the embedded
+default's walking (``bench.wbc.embedded`` pairs them with a standing controller).
 
 Contract (checked against the package's own inference code and the ONNX metadata):
 
@@ -15,16 +16,15 @@ The manipulation policy owns the arms, so the arm entries of the observation are
 masked: the arm positions are the locomotion policy's own arm targets (default +
 0.25 * its last arm actions, which nothing executes) and the arm velocities are zero.
 The policy then never sees the manipulation arm poses, which lie outside what it was
-trained on (unmasked, it drifts, slows down and falls; DESIGN.md).
-It has no height or torso-pitch command and ignores them.
+trained on (unmasked, it drifts, slows down and falls; DESIGN.md). Neither model has
+a height or torso command.
 
-The package ships two G1 models with this contract, ``ppo`` and ``fastsac``. bench runs
-them as a Balance/Walk pair, switching on the command norm like GR00T-WBC: ``ppo``
-while |(vx, vy, wz)| < 0.05, ``fastsac`` otherwise. Each is the better of the two at
-its job (docs/wbc.md): standing while the arms track random targets in front of the
-body, ppo fell in 0 of the 8 seeds hardest for it and fastsac in 6; walking backward
-with the arms reaching forward, fastsac covered 2.3 m in 10 s and ppo 0.15 m. Both
-see the same executed-action history and gait phase, so a switch is seamless.
+The package ships two G1 models with this contract, ``ppo`` and ``fastsac``; each is
+the better of the two at its job (docs/wbc.md). fastsac walks: backward with the arms
+reaching forward it covered 2.3 m in 10 s, ppo 0.15 m. ppo balances: standing while
+the arms track random targets in front of the body, it fell in 0 of the 8 seeds
+hardest for it and fastsac in 6, so the embedded default uses it to come to rest
+after a walk or a push before its standing controller takes over.
 """
 
 from __future__ import annotations
@@ -36,10 +36,9 @@ import onnxruntime
 
 from bench import assets
 from bench.robot import constants as c
-from bench.wbc.base import BaseCommand, LowerBodyTargets, RobotState
-from bench.wbc.groot import WALK_THRESHOLD
+from bench.wbc.base import BaseCommand, RobotState
 
-BALANCE_MODEL = "ppo_g1_29dof.onnx"  # runs while |(vx, vy, wz)| < WALK_THRESHOLD
+BALANCE_MODEL = "ppo_g1_29dof.onnx"  # steps back into balance (zero command)
 WALK_MODEL = "fastsac_g1_29dof.onnx"
 MODEL_FILES = (BALANCE_MODEL, WALK_MODEL)
 ACTION_SCALE = 0.25
@@ -69,11 +68,14 @@ def _session(model_file: str) -> onnxruntime.InferenceSession:
     return session
 
 
-class HolosomaController:
-    """The holosoma locomotion policies (Balance and Walk) driving legs and waist."""
+class HolosomaPolicies:
+    """The two holosoma G1 models with their shared action history and gait phase.
 
-    name = "holosoma_g1"
-    ignored_commands: tuple[str, ...] = ("height", "torso_pitch")
+    ``step`` runs one of them and returns the 29 joint targets; the embedded default
+    (``bench.wbc.embedded``) walks with WALK_MODEL and steps back into balance with
+    BALANCE_MODEL. Both see the same history and phase, so a switch between them is
+    seamless.
+    """
 
     def __init__(self) -> None:
         self.sessions = {name: _session(name) for name in MODEL_FILES}
@@ -91,13 +93,23 @@ class HolosomaController:
         self.lin_range = np.array([ranges["lin_vel_x"], ranges["lin_vel_y"]])
         self.ang_range = np.array(ranges["ang_vel_yaw"])
         self.phase_dt = 2 * np.pi / (CONTROL_RATE * GAIT_PERIOD)
-        self.reset(None)
+        self.reset()
 
-    def reset(self, state: RobotState | None) -> None:
+    def reset(self) -> None:
         """Zero the action history and restart the gait phase."""
         self.last_action = np.zeros(29)
         self.phase = np.array([0.0, np.pi])
         self.standing = False
+
+    def adopt(self, lower_targets: np.ndarray) -> None:
+        """Take another controller's leg and waist targets as this policy's last action,
+        so that its first step after a hand-over continues from them."""
+        self.last_action[LOWER] = (lower_targets - DEFAULT_ANGLES[LOWER]) / ACTION_SCALE
+
+    def clip_command(self, cmd: BaseCommand) -> tuple[np.ndarray, float]:
+        """(vx, vy) and wz clipped to the models' command ranges."""
+        lin = np.clip([cmd.vx, cmd.vy], self.lin_range[:, 0], self.lin_range[:, 1])
+        return lin, float(np.clip(cmd.wz, *self.ang_range))
 
     def _update_phase(self, lin: np.ndarray, ang: float) -> None:
         self.phase = np.fmod(self.phase + self.phase_dt + np.pi, 2 * np.pi) - np.pi
@@ -127,17 +139,13 @@ class HolosomaController:
         }
         return np.concatenate([terms[name] for name in sorted(terms)]).astype(np.float32)
 
-    def command(self, state: RobotState, cmd: BaseCommand,
-                arm_targets: np.ndarray) -> LowerBodyTargets:
-        """One policy step: leg and waist targets with the model's gains. The arms belong
-        to the manipulation policy: ``arm_targets`` is not shown to this policy."""
-        lin = np.clip([cmd.vx, cmd.vy], self.lin_range[:, 0], self.lin_range[:, 1])
-        ang = float(np.clip(cmd.wz, *self.ang_range))
+    def step(self, state: RobotState, cmd: BaseCommand, model: str) -> np.ndarray:
+        """One step of ``model`` on the clipped velocity command: the 15 leg and waist
+        targets. The arms belong to the manipulation policy and are never shown."""
+        lin, ang = self.clip_command(cmd)
         self._update_phase(lin, ang)
         obs = self.observation(state, lin, ang)
-        walking = float(np.linalg.norm([*lin, ang])) >= WALK_THRESHOLD
-        session = self.sessions[WALK_MODEL if walking else BALANCE_MODEL]
+        session = self.sessions[model]
         action = session.run(None, {session.get_inputs()[0].name: obs[None]})[0][0]
         self.last_action = np.clip(action, -ACTION_CLIP, ACTION_CLIP).astype(np.float64)
-        target = DEFAULT_ANGLES + ACTION_SCALE * self.last_action
-        return LowerBodyTargets(position=target[LOWER], kp=self.kp[LOWER], kd=self.kd[LOWER])
+        return (DEFAULT_ANGLES + ACTION_SCALE * self.last_action)[LOWER]
