@@ -71,10 +71,13 @@ class Driver:
 
 
 def track(height: float, pitch: float, arms: np.ndarray) -> dict:
-    """Bare robot: 4 s toward the command, then the mean over the next second."""
+    """Bare robot: 4 s of the default command with the keyframe arms (an env's
+    warmup), 4 s toward the command with ``arms``, then the mean over the next second."""
     world = G1World()
     world.reset_to_keyframe()
     driver = Driver(world)
+    for _ in range(200):
+        driver.step(BaseCommand(), ARMS_NOMINAL)
     command = BaseCommand(height=height, torso_pitch=pitch)
     for _ in range(200):
         driver.step(command, arms)
@@ -130,9 +133,14 @@ def robustness(seed: int, seconds: float, push_newtons: float, push_seconds: flo
             "catches": catches}
 
 
+RETURN_SECONDS = 10.0  # s allowed to come back to the stance after a walk
+RETURN_TOLERANCE = (0.02, 0.05)  # m, rad: "back" means this close, standing
+
+
 def switching(seed: int, cycles: int) -> list[dict]:
-    """Bare robot: per cycle a random stance for 2 s, a random walk for 2 s, and 4 s
-    back at the stance; how close the stance is after the walk."""
+    """Bare robot: per cycle a random stance for 2 s, a random walk for 2 s, then the
+    stance again until it is reached (RETURN_TOLERANCE, standing) or RETURN_SECONDS
+    pass; how long the return took."""
     world = G1World()
     world.reset_to_keyframe()
     driver = Driver(world)
@@ -144,13 +152,18 @@ def switching(seed: int, cycles: int) -> list[dict]:
         arms = ARMS_REACH if rng.uniform() < 0.5 else ARMS_NOMINAL
         walk = BaseCommand(vx=float(rng.uniform(-0.4, 0.5)), vy=float(rng.uniform(-0.2, 0.2)),
                            wz=float(rng.uniform(-0.5, 0.5)))
-        for command, seconds in ((stance, 2.0), (walk, 2.0), (stance, 4.0)):
+        for command, seconds in ((stance, 2.0), (walk, 2.0)):
             for _ in range(int(seconds * 50)):
                 driver.step(command, arms)
-        rows.append({"seed": seed, "fell": driver.falls.fell,
-                     "stand": driver.controller.mode is Mode.STAND,
-                     "height_error": abs(world.data.qpos[2] - stance.height),
-                     "pitch_error": abs(driver.pitch() - stance.torso_pitch)})
+        returned = None
+        for step in range(int(RETURN_SECONDS * 50)):
+            driver.step(stance, arms)
+            if (driver.controller.mode is Mode.STAND
+                    and abs(world.data.qpos[2] - stance.height) <= RETURN_TOLERANCE[0]
+                    and abs(driver.pitch() - stance.torso_pitch) <= RETURN_TOLERANCE[1]):
+                returned = (step + 1) / 50
+                break
+        rows.append({"seed": seed, "fell": driver.falls.fell, "returned_s": returned})
     world.close()
     return rows
 
@@ -202,11 +215,11 @@ def main() -> None:
                                                   [args.cycles] * args.seeds)
                     for row in seed_rows]
             falls = sum(r["fell"] for r in rows)
-            back = [r for r in rows if r["stand"]]
+            back = sorted(r["returned_s"] for r in rows if r["returned_s"] is not None)
             print(f"switching: {len(rows)} stand-walk-stand cycles: {falls} with a fall; "
-                  f"{len(back)} back in the stance; height error max "
-                  f"{100 * max(r['height_error'] for r in back):.1f} cm, pitch error max "
-                  f"{max(r['pitch_error'] for r in back):.3f} rad")
+                  f"{len(back)} back within {RETURN_TOLERANCE[0] * 100:.0f} cm and "
+                  f"{RETURN_TOLERANCE[1]} rad of the stance in {RETURN_SECONDS:.0f} s, after "
+                  f"median {np.median(back):.1f} s, at most {back[-1]:.1f} s")
 
 
 if __name__ == "__main__":

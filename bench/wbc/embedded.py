@@ -52,7 +52,7 @@ BALANCE_MIN_STEPS = 10  # control steps on ppo before the stance may take over
 STILL_STEPS = 10  # consecutive still control steps the stance waits for
 UNCAPTURABLE_STEPS = 2  # control steps in a row with the capture point off the soles
 SETTLED_ANG_VEL = 0.3  # rad/s, pelvis angular speed below which the body is settled
-SETTLED_COM_RATE = 0.05  # m/s, centre-of-mass speed over the feet below which it is
+SETTLED_COM_RATE = 0.1  # m/s, centre-of-mass speed over the feet below which it is
 # The command ppo serves: the default stance (m, rad), matched within DEFAULT_TOLERANCE.
 DEFAULT_STANCE = StanceGoal(height=0.74, pitch=0.0, roll=0.0, yaw=0.0)
 DEFAULT_TOLERANCE = 1e-3
@@ -194,7 +194,7 @@ class EmbeddedController:
         elif walking:
             self.restep = 0
             self._switch(Mode.WALK, blend=False)
-        elif not is_default_stance(cmd) and not self.restep and self._settled(state):
+        elif self._settled(state) and not is_default_stance(cmd) and not self.restep:
             if self.stance.measure(state).feet_placed:
                 self.stance.engage(state, arms)
                 self._switch(Mode.STAND, blend=True)
@@ -208,7 +208,10 @@ class EmbeddedController:
 
     def _settled(self, state: RobotState) -> bool:
         """Both feet down and the capture point well inside them, for STILL_STEPS
-        control steps in a row, BALANCE_MIN_STEPS after a switch."""
+        control steps in a row, BALANCE_MIN_STEPS after a switch. Counted on every
+        balance step, so a command that leaves the default stance after a quiet spell
+        (an env's warmup) engages the stance at once, before the arms it brings along
+        can set ppo swaying."""
         balance = self.stance.measure(state)
         still = (balance.feet_flat and balance.capturable
                  and float(np.linalg.norm(state.base_ang_vel)) < SETTLED_ANG_VEL

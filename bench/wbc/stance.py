@@ -28,13 +28,12 @@ The stance frame has its origin between the feet on the floor, x along the feet'
 mean heading. Heights are measured from the soles, so "height" is the pelvis height
 above the floor the robot stands on, in simulation and on hardware alike.
 
-Everything that changes the result is a field of ``StanceParams``; the record's
-fingerprint hashes them with this module's source (``bench.eval.fingerprint``).
+The weights, gains and rates are the fields of ``StanceParams``; the record's
+fingerprint hashes this module's source, and with it them (``bench.eval.fingerprint``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -58,9 +57,9 @@ SOLE_CORNERS = np.array([[FOOT_TOE, FOOT_HALF_WIDTH], [FOOT_TOE, -FOOT_HALF_WIDT
 CAPTURE_MARGIN = 0.01  # m, the capture point must stay this far inside the soles
 # A stance engages only from feet placed like a standing G1's (the keyframe has them
 # 0.237 m apart, side by side, parallel): after a recovery step they may not be.
-STANCE_WIDTH = (0.15, 0.40)  # m, between the ankles across the feet's heading
-STANCE_STAGGER = 0.1  # m, most one foot may stand ahead of the other
-STANCE_SPLAY = 0.3  # rad, most the feet's headings may differ
+STANCE_WIDTH = (0.12, 0.45)  # m, between the ankles across the feet's heading
+STANCE_STAGGER = 0.15  # m, most one foot may stand ahead of the other
+STANCE_SPLAY = 0.4  # rad, most the feet's headings may differ
 # Both feet count as down when their soles are level (the IMU gives "level") and at
 # one height; the G1 has no foot force sensors.
 FEET_LEVEL = 0.01  # m
@@ -339,13 +338,9 @@ class StanceController:
         origin[2] = min(f[2] for f in feet) - self.sole
         return origin, mean_yaw
 
-    def engage(self, state: RobotState, arm_targets: np.ndarray,
-               feet_only: bool = False) -> None:
+    def engage(self, state: RobotState, arm_targets: np.ndarray) -> None:
         """Start a stance from the measured posture: the feet stay where they are (flat
-        on the floor), the goal starts at the measured height and torso angles.
-
-        ``feet_only`` re-reads the feet but keeps the planned posture and goal (used
-        while blending in from walking, when the feet may still move)."""
+        on the floor), the goal starts at the measured height and torso angles."""
         self._measure(state)
         origin, yaw = self._feet_frame()
         to_stance = _rot_z(yaw).T
@@ -358,8 +353,6 @@ class StanceController:
             self.feet_goal.append((position, _rot_z(foot_yaw)))
         forward = np.array([self.params.com_forward, 0.0])
         self.com_goal = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2]) + forward
-        if feet_only:
-            return
         pelvis = to_stance @ -origin
         quat = _quat_of(to_stance @ kin.rotation(kin.pelvis))
         self.ik.set(pelvis, quat, np.concatenate([state.joint_pos[:15], arm_targets]))
@@ -526,7 +519,3 @@ class StanceController:
         torque = self._feedforward() + self._balance(balance)
         target = self.q[self.ik.qpos_index[:15]] + torque / self.kp
         return target, balance
-
-    def params_dict(self) -> dict[str, float]:
-        """The parameters, for the record's fingerprint."""
-        return dataclasses.asdict(self.params)
