@@ -140,7 +140,8 @@ RETURN_TOLERANCE = (0.02, 0.05)  # m, rad: "back" means this close, standing
 def switching(seed: int, cycles: int) -> list[dict]:
     """Bare robot: per cycle a random stance for 2 s, a random walk for 2 s, then the
     stance again until it is reached (RETURN_TOLERANCE, standing) or RETURN_SECONDS
-    pass; how long the return took."""
+    pass; how long the return took, and whether the robot fell in that cycle (after a
+    fall the next cycle starts from the keyframe)."""
     world = G1World()
     world.reset_to_keyframe()
     driver = Driver(world)
@@ -163,7 +164,11 @@ def switching(seed: int, cycles: int) -> list[dict]:
                     and abs(driver.pitch() - stance.torso_pitch) <= RETURN_TOLERANCE[1]):
                 returned = (step + 1) / 50
                 break
-        rows.append({"seed": seed, "fell": driver.falls.fell, "returned_s": returned})
+        rows.append({"seed": seed, "cycle": len(rows), "fell": driver.falls.fell,
+                     "returned_s": returned})
+        if driver.falls.fell:  # start the next cycle standing
+            world.reset_to_keyframe()
+            driver = Driver(world)
     world.close()
     return rows
 
@@ -214,9 +219,10 @@ def main() -> None:
             rows = [row for seed_rows in pool.map(switching, range(args.seeds),
                                                   [args.cycles] * args.seeds)
                     for row in seed_rows]
-            falls = sum(r["fell"] for r in rows)
+            falls = [(r["seed"], r["cycle"]) for r in rows if r["fell"]]
             back = sorted(r["returned_s"] for r in rows if r["returned_s"] is not None)
-            print(f"switching: {len(rows)} stand-walk-stand cycles: {falls} with a fall; "
+            print(f"switching: {len(rows)} stand-walk-stand cycles: {len(falls)} with a fall "
+                  f"(seed, cycle) {falls}; "
                   f"{len(back)} back within {RETURN_TOLERANCE[0] * 100:.0f} cm and "
                   f"{RETURN_TOLERANCE[1]} rad of the stance in {RETURN_SECONDS:.0f} s, after "
                   f"median {np.median(back):.1f} s, at most {back[-1]:.1f} s")

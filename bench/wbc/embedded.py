@@ -52,7 +52,7 @@ BALANCE_MIN_STEPS = 10  # control steps on ppo before the stance may take over
 STILL_STEPS = 10  # consecutive still control steps the stance waits for
 UNCAPTURABLE_STEPS = 2  # control steps in a row with the capture point off the soles
 SETTLED_ANG_VEL = 0.3  # rad/s, pelvis angular speed below which the body is settled
-SETTLED_COM_RATE = 0.1  # m/s, centre-of-mass speed over the feet below which it is
+SETTLED_COM_RATE = 0.05  # m/s, centre-of-mass speed over the feet below which it is
 # The command ppo serves: the default stance (m, rad), matched within DEFAULT_TOLERANCE.
 DEFAULT_STANCE = StanceGoal(height=0.74, pitch=0.0, roll=0.0, yaw=0.0)
 DEFAULT_TOLERANCE = 1e-3
