@@ -19,7 +19,7 @@ from bench.hardware import crc, lowcmd, wire
 from bench.hardware.bridge import BridgeCore
 from bench.hardware.dds import DdsLink, cyclonedds_config, latest
 from bench.hardware.mock_robot import GANTRY_S, LOWER_DAMPING, LOWER_S, MockG1
-from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
+from bench.hardware.safety import OVERFLOW_LIMIT, Arming, ArmState, Heartbeat, TargetGuard
 from bench.hardware.unitree_idl import (
     LOWCMD_TOPIC,
     GoMotorCmd,
@@ -256,6 +256,27 @@ def test_guard_clamps_to_limits_and_names_the_joints():
     assert np.all(result.q >= c.JOINT_LIMITS[:, 0]) and np.all(result.q <= c.JOINT_LIMITS[:, 1])
 
 
+def test_guard_hands_a_small_excess_on_as_torque_and_clamps_a_large_one():
+    """Up to OVERFLOW_LIMIT beyond a limit the excess is kept for the feedforward torque
+    (a folded controller torque); further out it is dropped; while easing in, none."""
+    guard = TargetGuard(dt=0.002, max_speed=1e6, ramp=0.0)
+    guard.start(c.KEYFRAME_JOINTS)
+    target = c.KEYFRAME_JOINTS.copy()
+    waist, knee = c.joint_index("waist_pitch_joint"), c.joint_index("left_knee_joint")
+    target[waist] = c.JOINT_LIMITS[waist, 1] + 0.15
+    target[knee] = c.JOINT_LIMITS[knee, 1] + OVERFLOW_LIMIT + 0.01
+    guard.apply(target)  # the one tick of easing in that even ramp 0 has
+    result = guard.apply(target)
+    assert result.q[waist] == c.JOINT_LIMITS[waist, 1]
+    assert result.excess[waist] == pytest.approx(0.15)
+    assert result.q[knee] == c.JOINT_LIMITS[knee, 1] and result.excess[knee] == 0.0
+    assert np.count_nonzero(result.excess) == 1
+    assert set(result.clamped) == {"waist_pitch_joint", "left_knee_joint"}
+    easing = TargetGuard(dt=0.002, ramp=0.1)
+    easing.start(c.KEYFRAME_JOINTS)
+    assert not easing.apply(target).excess.any()
+
+
 def test_guard_ramps_in_after_arming():
     guard = TargetGuard(dt=0.002, ramp=0.1)  # 50 ticks
     hanging = np.zeros(29)
@@ -383,6 +404,29 @@ def test_bridge_armed_clamps_logs_and_copies_mode_machine():
     clamp_logs = [e for e in events if "clamped" in e]
     assert len(clamp_logs) == 1 and "left_elbow_joint 9.000 rad" in clamp_logs[0]
     assert core.clamp_count == 300
+    assert not lowcmd.command_tau(tick.cmd).any()  # 9 rad is no folded torque
+
+
+def test_bridge_sends_a_folded_torque_beyond_a_limit_as_lowcmd_tau():
+    """A WBC target 0.1 rad past the waist pitch limit (a stance's folded feedforward)
+    goes out as the limit plus tau = kp x 0.1, which the mock robot's servo adds."""
+    core = BridgeCore()
+    _feed(core, 0.0)
+    assert core.arm(0.001)[0]
+    lower = c.KEYFRAME_JOINTS[:15].copy()
+    waist = c.joint_index("waist_pitch_joint")
+    lower[waist] = c.JOINT_LIMITS[waist, 1] + 0.1
+    for k in range(300):  # past the arming ramp
+        now = 0.002 + k * 0.002
+        tick = core.tick(now)
+        core.on_lowstate(_body(now=now), now)
+        core.on_policy(c.KEYFRAME_JOINTS[15:], np.zeros(2))
+        core.on_wbc(lower, c.LOWER_BODY_KP, c.LOWER_BODY_KD)
+    q, kp, _ = lowcmd.command_arrays(tick.cmd)
+    tau = lowcmd.command_tau(tick.cmd)
+    assert q[waist] == pytest.approx(c.JOINT_LIMITS[waist, 1], abs=1e-6)
+    assert tau[waist] == pytest.approx(kp[waist] * 0.1, rel=1e-5)
+    assert np.count_nonzero(tau) == 1 and lowcmd.crc_ok(tick.cmd)
 
 
 @pytest.mark.parametrize("silent", ["policy", "wbc", "lowstate"])
@@ -538,6 +582,29 @@ def test_free_running_monitor_latches_a_fall_from_the_imu(flip_cup_scene):
 
 
 # ----- the mock robot's gantry -------------------------------------------------------------
+
+def test_mock_g1_adds_the_lowcmd_feedforward_torque_to_its_servos():
+    """tau rides on the servo as the target q + tau / kp (MuJoCo's servo is
+    kp (q* - q) - kd q'), so the motor torque is the PD torque plus tau."""
+    link = DdsLink(232)  # loopback only; a domain no other test uses
+    robot = MockG1(link)
+    writer = link.writer(LOWCMD_TOPIC, HgLowCmd)
+    waist = c.joint_index("waist_pitch_joint")
+    tau = np.zeros(c.NUM_JOINTS)
+    tau[waist] = 12.5
+    record = lowcmd.lowcmd_record(lowcmd.G1_29DOF_MODE_MACHINE, c.KEYFRAME_JOINTS, c.KP,
+                                  c.KD, tau)
+    deadline = time.monotonic() + 5.0
+    while not robot.tau.any() and time.monotonic() < deadline:
+        writer.write(HgLowCmd.from_record(record))
+        time.sleep(0.005)
+        robot.cycle()
+    assert robot.tau[waist] == pytest.approx(12.5), "no LowCmd_ with tau reached the mock"
+    ctrl = robot.world.data.ctrl[robot.world.motor_index]
+    assert ctrl[waist] == pytest.approx(c.KEYFRAME_JOINTS[waist] + 12.5 / c.KP[waist])
+    others = np.arange(c.NUM_JOINTS) != waist
+    np.testing.assert_allclose(ctrl[others], c.KEYFRAME_JOINTS[others], atol=1e-6)
+
 
 def test_mock_g1_gantry_holds_then_lowers_the_robot_onto_its_feet():
     trace = io.StringIO()

@@ -32,7 +32,7 @@ from bench.hardware.lowcmd import (
     damping_record,
     lowcmd_record,
 )
-from bench.hardware.safety import Arming, ArmState, Heartbeat, TargetGuard
+from bench.hardware.safety import OVERFLOW_LIMIT, Arming, ArmState, Heartbeat, TargetGuard
 from bench.robot import constants as c
 
 TICK = 0.002  # s, LowCmd_ period (500 Hz)
@@ -166,7 +166,8 @@ class BridgeCore:
         if guarded.rejected:
             events.append(f"non-finite targets held at their last value: {guarded.rejected}")
         self._clamped = guarded.clamped
-        return Tick(lowcmd_record(self.first_mode_machine, guarded.q, kp, kd),
+        tau = np.clip(kp * guarded.excess, -c.EFFORT_LIMIT, c.EFFORT_LIMIT)
+        return Tick(lowcmd_record(self.first_mode_machine, guarded.q, kp, kd, tau),
                     self.grippers.copy(), events)
 
 
@@ -176,4 +177,6 @@ def _clamp_message(q: np.ndarray, joints: list[str]) -> str:
         i = c.joint_index(name)
         low, high = c.JOINT_LIMITS[i]
         parts.append(f"{name} {q[i]:.3f} rad outside [{low:.3f}, {high:.3f}]")
-    return "target clamped to the joint limits: " + ", ".join(parts)
+    return ("target clamped to the joint limits: " + ", ".join(parts)
+            + f" (an excess up to {OVERFLOW_LIMIT} rad goes on as feedforward torque, "
+            "kp x excess)")

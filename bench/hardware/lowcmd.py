@@ -39,17 +39,19 @@ DEX1_KP = 5.0  # N m/rad
 DEX1_KD = 0.05  # N m s/rad
 
 
-def lowcmd_record(mode_machine: int, q: np.ndarray, kp: np.ndarray,
-                  kd: np.ndarray) -> np.ndarray:
-    """A LowCmd_ (as its C-struct record) with position targets and gains for the 29
-    body motors, CRC set. ``q``, ``kp``, ``kd`` are in Unitree motor order (rad,
-    N m/rad, N m s/rad)."""
+def lowcmd_record(mode_machine: int, q: np.ndarray, kp: np.ndarray, kd: np.ndarray,
+                  tau: np.ndarray | None = None) -> np.ndarray:
+    """A LowCmd_ (as its C-struct record) with position targets, gains and feedforward
+    torques (zero unless given) for the 29 body motors, CRC set. ``q``, ``kp``, ``kd``,
+    ``tau`` are in Unitree motor order (rad, N m/rad, N m s/rad, N m)."""
     record = np.zeros((), LOWCMD_DTYPE)
     record["mode_machine"] = mode_machine
     motors = record["motor_cmd"]
     n = c.NUM_JOINTS
     motors["mode"][:n] = MOTOR_ENABLED
     motors["q"][:n], motors["kp"][:n], motors["kd"][:n] = q, kp, kd
+    if tau is not None:
+        motors["tau"][:n] = tau
     record["crc"] = crc32_words(record.tobytes())
     return record
 
@@ -77,6 +79,13 @@ def command_arrays(record: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     enabled = motors["mode"] == MOTOR_ENABLED
     return (motors["q"].astype(float), motors["kp"] * enabled.astype(float),
             motors["kd"] * enabled.astype(float))
+
+
+def command_tau(record: np.ndarray) -> np.ndarray:
+    """The feedforward torques (N m) of the 29 body motors of a LowCmd_ record; zero for
+    a disabled motor."""
+    motors = record["motor_cmd"][:c.NUM_JOINTS]
+    return motors["tau"] * (motors["mode"] == MOTOR_ENABLED).astype(float)
 
 
 def is_damping(record: np.ndarray) -> bool:

@@ -4,7 +4,8 @@ unitree_mujoco puts its simulator behind unitree_sdk2 on its own domain over loo
 
 Every 2 ms of sim time (the robot's 500 Hz) it takes the newest LowCmd_ with a valid
 CRC (others are counted and dropped), applies each body motor's q, kp, kd as a PD servo
-with the model's torque limits (dq and tau must be 0, as the bridge sends them), steps
+plus its feedforward tau, with the model's torque limits (dq must be 0, as the bridge
+sends it), steps
 the physics twice at 1 ms, and publishes a LowState_ with its CRC; the grippers follow
 their Dex1-1 commands and report their state. Sim time runs at wall-clock pace, or
 slower when the host cannot keep up (never faster, to catch up).
@@ -114,6 +115,7 @@ class MockG1:
         self.q = c.KEYFRAME_JOINTS.copy()
         self.kp = np.zeros(c.NUM_JOINTS)  # motors off until the first command
         self.kd = np.zeros(c.NUM_JOINTS)
+        self.tau = np.zeros(c.NUM_JOINTS)  # N m, feedforward
         self.damping: bool | None = None
         self.bad_crc = 0
         self.lag_warnings = 0
@@ -137,6 +139,7 @@ class MockG1:
                 self.bad_crc += 1
             else:
                 self.q, self.kp, self.kd = lc.command_arrays(cmd)
+                self.tau = lc.command_tau(cmd)
                 damping = bool(np.all(self.kp == 0))
                 if damping != self.damping:
                     self.damping = damping
@@ -183,7 +186,10 @@ class MockG1:
         m.actuator_gainprm[idx, 0] = self.kp  # MuJoCo affine-bias servo: kp (q* - q) - kd q'
         m.actuator_biasprm[idx, 1] = -self.kp
         m.actuator_biasprm[idx, 2] = -self.kd
-        w.data.ctrl[idx] = self.q
+        # kp (q* - q) - kd q' + tau as the servo's target q* + tau / kp (no stiffness: the
+        # damping command, which carries no torque)
+        w.data.ctrl[idx] = self.q + np.divide(self.tau, self.kp, out=np.zeros_like(self.tau),
+                                              where=self.kp > 0)
         w.data.ctrl[w.gripper_motor] = gripper_targets(self.grippers)
 
     def lowstate(self) -> np.ndarray:

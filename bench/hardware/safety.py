@@ -22,6 +22,13 @@ MAX_TARGET_SPEED = 40.0
 # many seconds (then follows them): the robot eases from where it hangs into the
 # controller's pose, as Unitree's deployment examples move to the start pose first.
 ARMING_RAMP = 0.5
+# A lower-body controller may fold a feedforward torque into its position targets
+# (target = q + tau / kp, as bench.wbc.stance does), which near a joint limit puts the
+# target beyond it: the crouched ankles and the fully pitched waist do, by up to 0.15
+# rad. The guard sends the limit and hands the excess, up to OVERFLOW_LIMIT, on as a
+# feedforward torque (kp x excess, the bridge's LowCmd_ tau), so the motor applies the
+# torque the simulation applies. A target further out is wrong and is only clamped.
+OVERFLOW_LIMIT = 0.25  # rad
 
 
 @dataclass
@@ -29,6 +36,7 @@ class GuardResult:
     """Safe targets for one tick, and what the guard changed."""
 
     q: np.ndarray  # (29,) rad
+    excess: np.ndarray  # (29,) rad beyond a limit that goes on as torque (OVERFLOW_LIMIT)
     clamped: list[str] = field(default_factory=list)  # joints whose target left its limits
     rejected: list[str] = field(default_factory=list)  # joints with a non-finite target
 
@@ -39,7 +47,9 @@ class TargetGuard:
     ``start(q)`` sets the origin, the measured positions at arming; for ``ramp``
     seconds the command blends linearly from there into the (clamped) targets, then
     follows them. Either way it moves at most ``max_speed``. A non-finite target is
-    rejected: the joint keeps its previous target.
+    rejected: the joint keeps its previous target. A target at most OVERFLOW_LIMIT
+    beyond its limit keeps that excess (``GuardResult.excess``, zero while easing in)
+    for the caller to send as feedforward torque.
     """
 
     def __init__(self, dt: float, max_speed: float = MAX_TARGET_SPEED,
@@ -73,13 +83,16 @@ class TargetGuard:
         wanted = np.where(finite, target, self.last)
         clipped = np.clip(wanted, self.low, self.high)
         outside = finite & (clipped != wanted)
+        excess = np.where(outside & (np.abs(wanted - clipped) <= OVERFLOW_LIMIT),
+                          wanted - clipped, 0.0)
         goal = clipped
         if self.easing and self.origin is not None:
+            excess[:] = 0.0
             self.ticks += 1
             goal = self.origin + self.ticks / self.ramp_ticks * (clipped - self.origin)
         step = np.clip(goal - self.last, -self.max_step, self.max_step)
         self.last = self.last + step
-        return GuardResult(q=self.last.copy(),
+        return GuardResult(q=self.last.copy(), excess=excess,
                            clamped=[c.JOINTS[i] for i in np.flatnonzero(outside)],
                            rejected=[c.JOINTS[i] for i in np.flatnonzero(~finite)])
 
