@@ -65,14 +65,19 @@ def rendering(steps: int) -> float:
     return rate
 
 
-def env_rate(task: str, steps: int, cameras: bool,
-             floating_base: bool = False) -> tuple[float, str]:
-    """Control steps per second of env.step with a fixed mid-range action, on the
-    embedded default or (``floating_base``) on the floating base."""
+def env_rate(task: str, steps: int, cameras: bool, floating_base: bool = False,
+             stance: bool = False) -> tuple[float, str]:
+    """Control steps per second of env.step holding the reset pose (``builtin:hold``:
+    the default stance command, which the embedded default serves with holosoma's
+    ``ppo``), on the embedded default or (``floating_base``) on the floating base.
+    ``stance``: the all-zero normalized action instead, mid-range in every slot (pelvis
+    height 0.70 m), which the embedded default serves with its standing controller."""
+    from bench.policies.builtin import hold
+
     overrides = {} if cameras else {"camera_keys": ()}
     env = make(task, **overrides, **({"controller": None} if floating_base else {}))
     env.reset(seed=0)
-    action = np.zeros(env.action_dim)
+    action = np.zeros(env.action_dim) if stance else hold(task)({})
     rate = _rate(lambda: env.step(action), steps)
     backend = env.backend.name
     env.close()
@@ -121,8 +126,11 @@ def main() -> None:
     with_cams, backend = env_rate(args.task, args.steps, cameras=True)
     without, _ = env_rate(args.task, args.steps, cameras=False)
     floating, _ = env_rate(args.task, args.steps, cameras=False, floating_base=True)
+    standing, _ = env_rate(args.task, args.steps, cameras=False, stance=True)
     rows += [(f"env.step {args.task}, 3 cameras ({backend})", with_cams, "control steps/s"),
              (f"env.step {args.task}, no cameras ({backend})", without, "control steps/s"),
+             (f"env.step {args.task}, no cameras ({backend}, standing controller at 0.70 m)",
+              standing, "control steps/s"),
              (f"env.step {args.task}, no cameras (floating base)", floating, "control steps/s")]
     if args.graph:
         os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))  # graph processes: all cores

@@ -29,7 +29,7 @@ from bench.wbc.embedded import Mode
 from bench.wbc.stance import torso_angles
 
 sys.path.insert(0, str(Path(__file__).parent))
-from wbc_figures import ARM_RANGES, ARMS_NOMINAL, ARMS_REACH, arm_goals
+from wbc_figures import ARM_RANGES, ARMS_NOMINAL, ARMS_REACH
 
 GOAL_SECONDS = 5.0  # s between random height and pitch goals
 PUSH_EVERY = 5.0  # s between pushes, when pushing
@@ -92,6 +92,21 @@ def track(height: float, pitch: float, arms: np.ndarray) -> dict:
             "tilt": float(np.mean(tilt)), "effort": driver.effort, "fell": driver.falls.fell}
 
 
+def next_arm_goal(rng: np.random.Generator, checker: ArmCollisionChecker, qpos: np.ndarray,
+                  arms: np.ndarray) -> np.ndarray:
+    """A random manipulation-range target for both arms, the straight path to it from
+    ``arms`` clear of the body (as wbc_figures.arm_goals draws them). A crouch and lean
+    can bring the thighs up to where the hands already are: then no path from there is
+    clear, and only the target pose is checked."""
+    touching = checker.collides(qpos, arms)
+    limits = ARM_RANGES["front"]
+    while True:
+        goal = rng.uniform(limits[:, 0], limits[:, 1])
+        if not (checker.collides(qpos, goal) if touching
+                else checker.path_collides(qpos, arms, goal)):
+            return goal
+
+
 def robustness(seed: int, seconds: float, push_newtons: float, push_seconds: float) -> dict:
     """flip_cup's scene after its seeded reset and warmup: random height and pitch
     goals in the reachable range every GOAL_SECONDS, both arms tracking random
@@ -114,8 +129,7 @@ def robustness(seed: int, seconds: float, push_newtons: float, push_seconds: flo
             command = BaseCommand(height=float(rng.uniform(*c.STANCE_HEIGHT_RANGE)),
                                   torso_pitch=float(rng.uniform(*c.STANCE_PITCH_RANGE)))
         if np.abs(arm_goal - arms).max() < 1e-3:  # checked against the legs as they are now
-            arm_goal = next(arm_goals(rng, ARM_RANGES["front"], checker,
-                                      world.data.qpos.copy(), arms))
+            arm_goal = next_arm_goal(rng, checker, world.data.qpos.copy(), arms)
         delta = arm_goal - arms
         arms = arms + np.clip(delta, -0.25 * 0.02, 0.25 * 0.02)
         phase = step % int(PUSH_EVERY * 50)
