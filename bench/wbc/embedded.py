@@ -45,7 +45,7 @@ from bench.robot import constants as c
 from bench.wbc.base import BaseCommand, LowerBodyTargets, RobotState
 from bench.wbc.groot import WALK_THRESHOLD
 from bench.wbc.holosoma import BALANCE_MODEL, LOWER, WALK_MODEL, HolosomaPolicies
-from bench.wbc.stance import StanceController, StanceGoal
+from bench.wbc.stance import Balance, StanceController, StanceGoal
 
 BLEND_STEPS = 15  # control steps (0.3 s) over which targets and gains cross-fade
 BALANCE_MIN_STEPS = 10  # control steps on ppo before the stance may take over
@@ -194,8 +194,9 @@ class EmbeddedController:
         elif walking:
             self.restep = 0
             self._switch(Mode.WALK, blend=False)
-        elif self._settled(state) and not is_default_stance(cmd) and not self.restep:
-            if self.stance.measure(state).feet_placed:
+        elif ((balance := self._settled(state)) is not None and not is_default_stance(cmd)
+              and not self.restep):
+            if balance.feet_placed:
                 self.stance.engage(state, arms)
                 self._switch(Mode.STAND, blend=True)
             else:
@@ -206,9 +207,10 @@ class EmbeddedController:
         error = np.abs(self.stance.goal.as_array() - WALK_POSTURE.as_array())
         return bool(np.all(error <= WALK_POSTURE_TOLERANCE))
 
-    def _settled(self, state: RobotState) -> bool:
-        """Both feet down and the capture point well inside them, for STILL_STEPS
-        control steps in a row, BALANCE_MIN_STEPS after a switch. Counted on every
+    def _settled(self, state: RobotState) -> Balance | None:
+        """The measured balance once both feet have been down with the capture point well
+        inside them, for STILL_STEPS control steps in a row, BALANCE_MIN_STEPS after a
+        switch (else None). Counted on every
         balance step, so a command that leaves the default stance after a quiet spell
         (an env's warmup) engages the stance at once, before the arms it brings along
         can set ppo swaying."""
@@ -217,4 +219,5 @@ class EmbeddedController:
                  and float(np.linalg.norm(state.base_ang_vel)) < SETTLED_ANG_VEL
                  and float(np.linalg.norm(balance.rate)) < SETTLED_COM_RATE)
         self.still_steps = self.still_steps + 1 if still else 0
-        return self.mode_steps >= BALANCE_MIN_STEPS and self.still_steps >= STILL_STEPS
+        settled = self.mode_steps >= BALANCE_MIN_STEPS and self.still_steps >= STILL_STEPS
+        return balance if settled else None
