@@ -21,8 +21,13 @@ from bench.policies.experts.kinematics import Kinematics
 from bench.policies.oracle import WorldState, env_world_state, feed_world
 from bench.robot.assembly import keyframe_qpos
 from bench.tasks import BENCHMARK_TASKS
+from bench.tasks.budgets import DEMO_BUDGETS
 
 SEEDS = (620000, 620001)
+# Tasks whose longest demonstration exceeds this many env steps (about a minute of CPU
+# an episode here) run on the first seed only, which keeps the suite within CI's time;
+# the figures over all 100 official seeds are docs/experts.md's.
+LONG_EPISODE = 20000
 
 
 def test_inverse_kinematics_reaches_a_pose_and_a_pointing_direction():
@@ -92,15 +97,17 @@ def test_a_task_without_expert_names_the_reason_and_the_experts(monkeypatch):
 
 
 @pytest.mark.parametrize("task", sorted(EXPERTS))
-def test_expert_succeeds_on_two_seeds(task):
+def test_expert_succeeds_on_the_first_official_seeds(task):
     """On the embedded default WBC, or on the floating base for an expert that needs
-    the height or torso-pitch command (NEEDS_COMMAND gives the measured reason)."""
+    the height or torso-pitch command (NEEDS_COMMAND gives the measured reason): seeds
+    620000 and 620001, or 620000 alone for a long task (LONG_EPISODE)."""
     backend = {"controller": None} if task in NEEDS_COMMAND else {}
     # an oracle reads no images, and rendering changes no physics
     env = make(task, camera_keys=(), **backend)
     policy = expert(task)
     try:
-        for seed in SEEDS:
+        long_task = DEMO_BUDGETS[task].longest_env_steps > LONG_EPISODE
+        for seed in SEEDS[:1] if long_task else SEEDS:
             result = run_episode(env, policy, seed)
             assert result.success, (task, seed, result.termination, result.final_metrics)
             assert not result.fell
