@@ -87,8 +87,8 @@ def test_the_fingerprint_changes_with_the_standing_controllers_code(tmp_path, mo
     before = fingerprint_module.controller_code()
     stance = copy / "stance.py"
     source = stance.read_text()
-    assert "ankle_pitch_kp: float = " in source
-    stance.write_text(source.replace("ankle_pitch_kp: float = ", "ankle_pitch_kp: float = 1 + "))
+    assert "com_kp: float = " in source
+    stance.write_text(source.replace("com_kp: float = ", "com_kp: float = 1 + "))
     assert fingerprint_module.controller_code() != before
 
 

@@ -14,6 +14,7 @@ from bench.sim.world import G1World
 from bench.wbc import BaseCommand
 from bench.wbc.embedded import BALANCE_MIN_STEPS, EmbeddedController, Mode
 from bench.wbc.stance import (
+    PARAMS,
     StanceController,
     StanceGoal,
     clip_goal,
@@ -122,6 +123,52 @@ def test_the_legs_plan_for_the_arms():
     assert plans[1][0] < plans[0][0] - 0.005  # pelvis x in the stance frame, m
 
 
+
+
+def test_the_torso_leans_only_as_far_as_the_motors_hold():
+    """Arms raised far forward and a full lean asked for: the goal stops leaning where
+    the planned holding torque reaches effort_hold of a joint's limit (the waist
+    pitch's); without the limit it leans all the way, at a torque near the limit."""
+    world = G1World()
+    world.reset_to_keyframe()
+    state = world.robot_state()
+    arms = ARMS_FORWARD.copy()
+    arms[[0, 7]] = -1.4  # shoulder pitch: hands well ahead
+    results = []
+    for params in (PARAMS, dataclasses.replace(PARAMS, effort_hold=9.0, effort_retreat=9.0)):
+        stance = StanceController(params)
+        stance.engage(state, arms)
+        for _ in range(150):
+            stance.command(state, StanceGoal(0.6, 0.8), arms)
+        results.append((stance.goal.pitch, stance.effort))
+    (held_pitch, held_effort), (free_pitch, free_effort) = results
+    assert free_pitch == pytest.approx(0.8) and free_effort > PARAMS.effort_retreat
+    assert held_pitch < 0.6 and held_effort < PARAMS.effort_retreat
+
+
+@pytest.mark.parametrize("height", [0.74, 0.55])
+def test_a_sideways_balance_force_shifts_load_between_the_feet_not_onto_the_ankles(height):
+    """The balance force on the centre of mass goes through the feed-forward's wrench
+    distribution: sideways it becomes hip and knee torque (load moved from foot to
+    foot), with next to no ankle-roll torque, which would roll a sole off its edge;
+    forward it needs ankle pitch torque (the feet stand side by side)."""
+    world = G1World()
+    world.reset_to_keyframe()
+    state = world.robot_state()
+    stance = StanceController()
+    stance.engage(state, ARMS_KEYFRAME)
+    for _ in range(100):
+        stance.command(state, StanceGoal(height, 0.0), ARMS_KEYFRAME)
+    still = stance._feedforward(np.zeros(3))
+    ankle_roll = [c.joint_index(f"{s}_ankle_roll_joint") for s in ("left", "right")]
+    ankle_pitch = [c.joint_index(f"{s}_ankle_pitch_joint") for s in ("left", "right")]
+    legs = [c.joint_index(f"{s}_{j}_joint") for s in ("left", "right")
+            for j in ("hip_pitch", "hip_roll", "knee")]
+    sideways = stance._feedforward(np.array([0.0, 50.0, 0.0])) - still
+    assert np.abs(sideways[ankle_roll]).max() < 0.1 * np.abs(sideways[legs]).max()
+    assert np.abs(sideways[legs]).max() > 2.0  # N m
+    forward = stance._feedforward(np.array([50.0, 0.0, 0.0])) - still
+    assert np.all(np.abs(forward[ankle_pitch]) > 5.0)  # N m, each foot's share of 50 N x h
 # ----- physics -----------------------------------------------------------------------
 
 @pytest.mark.parametrize(("height", "pitch", "arms"), [

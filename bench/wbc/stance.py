@@ -7,7 +7,8 @@ control step:
 
 1. **Goal.** The commanded height and torso angles are clipped to what the G1's legs
    reach (``constants.STANCE_HEIGHT_RANGE`` and friends) and approached at bounded
-   rates, so a jump in the command becomes a ramp.
+   rates, so a jump in the command becomes a ramp. The torso leans only as far as
+   the motors hold (``StanceParams.effort_hold``).
 2. **Whole-body IK** on the controller's own copy of the robot model, warm-started
    from the previous solution: damped least squares over the free base and the 15
    leg and waist joints, arms fixed at the policy's arm targets (so the legs
@@ -16,13 +17,17 @@ control step:
    the middle of the feet; the pelvis height; the torso orientation; the pelvis level in roll and
    facing the feet; waist roll and yaw near zero; the keyframe posture, weakly.
    Joints at a limit that the step would push past leave the solve (active set).
-3. **Feedforward.** The gravity torques of the IK posture minus the minimum-norm
-   foot wrenches that carry them, tau = g(q) - Jc^T f, sent through the servos as
-   a target offset tau / kp.
-4. **Balance feedback.** The measured centre of mass against the planned one, both
+3. **Balance feedback.** The measured centre of mass against the planned one, both
    relative to the measured feet (joint angles and the IMU orientation only, no base
-   position, so the same code runs on the real robot): ankle pitch and roll torques
-   proportional to the offset and its rate.
+   position, so the same code runs on the real robot): a horizontal force F on the
+   centre of mass against the offset and its rate (a spring and damper per kg).
+4. **Feedforward.** The generalized force of gravity on the IK posture and of F at
+   its centre of mass, less the foot wrenches that carry both (the least-norm ones,
+   moments penalised), tau = g(q) + Jcom^T F - Jc^T f, sent through the servos as a
+   target offset tau / kp. Sideways, F becomes a shift of load between the feet (hips
+   and knees); along the feet, ankle pitch torque. An ankle-roll torque would roll a
+   sole 7 cm wide off its edge, which is how the earlier ankle-torque feedback let a
+   deep stance fall.
 
 The stance frame has its origin between the feet on the floor, x along the feet's
 mean heading. Heights are measured from the soles, so "height" is the pelvis height
@@ -113,11 +118,11 @@ class StanceParams:
     # kept in: inside it the legs hold still while the arms move, so the hands go where
     # an arm's inverse kinematics sent them; past its edge the legs shift the body back.
     com_zone: tuple[float, float] = (0.015, 0.03)
-    # balance feedback on the ankles, per metre of centre-of-mass offset
-    ankle_pitch_kp: float = 350.0  # N m / m
-    ankle_pitch_kd: float = 60.0  # N m s / m
-    ankle_roll_kp: float = 350.0  # N m / m
-    ankle_roll_kd: float = 60.0  # N m s / m
+    # balance feedback: a horizontal force on the centre of mass against its offset
+    # from the plan and its rate, per kg of robot, carried by the feet through the
+    # feedforward's wrench distribution
+    com_kp: float = 30.0  # 1/s^2
+    com_kd: float = 6.0  # 1/s
     # servo gains per leg (hip pitch, roll, yaw, knee, ankle pitch, roll) and waist
     leg_kp: tuple[float, ...] = (150.0, 150.0, 150.0, 200.0, 40.0, 40.0)  # N m/rad
     leg_kd: tuple[float, ...] = (2.0, 2.0, 2.0, 4.0, 2.0, 2.0)  # N m s/rad
@@ -126,6 +131,13 @@ class StanceParams:
     # goal rates
     height_rate: float = 0.25  # m/s
     angle_rate: float = 1.0  # rad/s
+    # Leaning as far as the motors hold: while the planned holding torque of a leg or
+    # waist joint exceeds this share of its limit the torso leans no further (pitch and
+    # roll), and beyond the second share it comes back toward upright at angle_rate. The
+    # waist pitch (50 N m) is the first to run out, with the torso pitched and the arms
+    # out: near its limit the servo sags and the centre of mass runs ahead of the plan.
+    effort_hold: float = 0.55
+    effort_retreat: float = 0.65
 
 
 PARAMS = StanceParams()
@@ -309,6 +321,9 @@ class StanceController:
         self.ik = Kinematics(model)  # the planned posture, in the stance frame
         self.measured = Kinematics(model)  # the measured posture, IMU frame
         self.sole = sole_offset(model)
+        self.mass = float(model.body_subtreemass[self.ik.pelvis])
+        self.effort_limit = c.EFFORT_LIMIT[:15]
+        self.effort = 0.0  # the last plan's largest holding torque / limit
         self.lower = self.ik.dof_index[:15]
         self.columns = np.concatenate([np.arange(6), self.lower])  # IK unknowns
         limits = model.jnt_range[[model.joint(j).id for j in c.LOWER_BODY]]
@@ -359,15 +374,24 @@ class StanceController:
         self.q = self.ik.data.qpos.copy()
         pitch, roll, torso_yaw = torso_angles(self.ik.model, self.ik.data)
         self.goal = StanceGoal(float(pelvis[2]), pitch, roll, torso_yaw)
+        self.effort = 0.0
 
     # ----- one control step ------------------------------------------------------------
 
     def _approach(self, command: StanceGoal) -> None:
-        """Move the goal toward the clipped command at the bounded rates."""
+        """Move the goal toward the clipped command at the bounded rates, leaning no
+        further while the last plan's holding torques are high (``effort_hold``)."""
+        p = self.params
         target = clip_goal(command).as_array()
         now = self.goal.as_array()
-        rates = np.array([self.params.height_rate] + [self.params.angle_rate] * 3) * CONTROL_DT
-        self.goal = StanceGoal(*(now + np.clip(target - now, -rates, rates)).tolist())
+        rates = np.array([p.height_rate] + [p.angle_rate] * 3) * CONTROL_DT
+        step = np.clip(target - now, -rates, rates)
+        lean = np.array([False, True, True, False])  # pitch and roll
+        if self.effort > p.effort_retreat:
+            step[lean] = -np.clip(now[lean], -rates[lean], rates[lean])
+        elif self.effort > p.effort_hold:
+            step[lean & (np.abs(now + step) > np.abs(now))] = 0.0
+        self.goal = StanceGoal(*(now + step).tolist())
 
     def _residuals(self) -> tuple[np.ndarray, np.ndarray]:
         """Stacked weighted Jacobian rows and errors of every IK task."""
@@ -450,24 +474,35 @@ class StanceController:
         ankles = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2])
         self.planned_com = kin.com()[:2] - ankles
 
-    def _feedforward(self) -> np.ndarray:
-        """Gravity torques of the planned posture less the foot wrenches that carry its
-        weight, on the 15 leg and waist joints.
+    def _balance_force(self, balance: Balance) -> np.ndarray:
+        """The horizontal force on the centre of mass that pulls it back to the plan
+        (stance frame, N)."""
+        p = self.params
+        force = np.zeros(3)
+        force[:2] = -self.mass * (p.com_kp * balance.offset + p.com_kd * balance.rate)
+        return force
 
-        Of the wrenches that carry it, the one with the least weighted norm, moments
-        counting WRENCH_MOMENT_WEIGHT times forces: a centre of mass off the middle is
-        carried by shifting load between the feet, not by ankle moments, which a sole
-        36 mm either side of the ankle cannot hold (the feet roll over)."""
+    def _feedforward(self, force: np.ndarray) -> np.ndarray:
+        """Torques on the 15 leg and waist joints that hold the planned posture against
+        gravity and push its centre of mass with ``force``: the generalized force of
+        gravity and of ``force`` at the centre of mass, less the foot wrenches that
+        carry both.
+
+        Of those wrenches, the one with the least weighted norm, moments counting
+        WRENCH_MOMENT_WEIGHT times forces: weight off the middle, and a sideways push,
+        are carried by shifting load between the feet, not by ankle moments, which a
+        sole 36 mm either side of the ankle cannot hold (the feet roll over). A push
+        along the feet has no such pair and goes to the ankles' pitch."""
         kin = self.ik
         d = kin.data
         d.qvel[:] = 0.0
         mujoco.mj_rne(kin.model, d, 0, d.qfrc_bias)  # qvel = 0: gravity alone
-        gravity = d.qfrc_bias.copy()
+        load = d.qfrc_bias + kin.com_jacobian().T @ force
         contact = np.vstack([np.vstack(kin.body_jacobian(body)) for body in kin.feet])  # 12 x nv
         base = contact[:, :6].T  # 6 x 12: how the foot wrenches act on the free base
         scaled = base * WRENCH_SCALE  # W^-1/2 folded in: f = W^-1 A^T (A W^-1 A^T)^-1 b
-        wrench = WRENCH_SCALE * (scaled.T @ np.linalg.solve(scaled @ scaled.T, gravity[:6]))
-        return (gravity - contact.T @ wrench)[self.lower]
+        wrench = WRENCH_SCALE * (scaled.T @ np.linalg.solve(scaled @ scaled.T, load[:6]))
+        return (load - contact.T @ wrench)[self.lower]
 
     def measure(self, state: RobotState) -> Balance:
         """The measured centre of mass against the measured feet (joint angles, IMU
@@ -498,24 +533,14 @@ class StanceController:
                 and all(kin.rotation(b)[2, 2] >= np.cos(FEET_LEVEL_ANGLE) for b in kin.feet))
         return Balance(offset, rate, capture, inside, placed, flat)
 
-    def _balance(self, balance: Balance) -> np.ndarray:
-        """Ankle torques from the centre-of-mass offset and its rate."""
-        p = self.params
-        pitch = p.ankle_pitch_kp * balance.offset[0] + p.ankle_pitch_kd * balance.rate[0]
-        roll = p.ankle_roll_kp * balance.offset[1] + p.ankle_roll_kd * balance.rate[1]
-        torque = np.zeros(15)
-        for side in ("left", "right"):
-            torque[c.joint_index(f"{side}_ankle_pitch_joint")] = pitch
-            torque[c.joint_index(f"{side}_ankle_roll_joint")] = -roll
-        return torque
-
     def command(self, state: RobotState, command: StanceGoal,
                 arm_targets: np.ndarray) -> tuple[np.ndarray, Balance]:
         """Servo targets for the 15 leg and waist joints (IK posture plus feedforward
         and balance torques as target offsets), and the balance they were computed on."""
         self._approach(command)
-        self._solve(arm_targets)
         balance = self.measure(state)
-        torque = self._feedforward() + self._balance(balance)
+        self._solve(arm_targets)
+        self.effort = float((np.abs(self._feedforward(np.zeros(3))) / self.effort_limit).max())
+        torque = self._feedforward(self._balance_force(balance))
         target = self.q[self.ik.qpos_index[:15]] + torque / self.kp
         return target, balance
