@@ -538,7 +538,7 @@ class StanceController:
         """Servo targets for the 15 leg and waist joints (IK posture plus feedforward
         and balance torques as target offsets), and the balance they were computed on."""
         self._approach(command)
-        balance = self.measure(state)
+        balance = self.measure(state)  # against the posture the servos were last sent
         self._solve(arm_targets)
         self.effort = float((np.abs(self._feedforward(np.zeros(3))) / self.effort_limit).max())
         torque = self._feedforward(self._balance_force(balance))
