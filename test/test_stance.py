@@ -123,8 +123,6 @@ def test_the_legs_plan_for_the_arms():
     assert plans[1][0] < plans[0][0] - 0.005  # pelvis x in the stance frame, m
 
 
-
-
 def test_the_torso_leans_only_as_far_as_the_motors_hold():
     """Arms raised far forward and a full lean asked for: the goal stops leaning where
     the planned holding torque reaches effort_hold of a joint's limit (the waist
