@@ -220,9 +220,12 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         if args.figure == "robustness":
             seeds = range(620000, 620000 + args.resets)
-            runs = list(pool.map(robustness, seeds, [args.seconds] * args.resets,
-                                 [args.push_newtons] * args.resets,
-                                 [args.push_seconds] * args.resets))
+            runs = []
+            for run in pool.map(robustness, seeds, [args.seconds] * args.resets,
+                                [args.push_newtons] * args.resets,
+                                [args.push_seconds] * args.resets):
+                runs.append(run)  # each reset as it finishes: a cut-short run keeps them
+                print(f"reset {run}", file=sys.stderr, flush=True)
             falls = [r for r in runs if r["fell"]]
             catches = sum(r["catches"] for r in runs)
             print(f"robustness: {args.resets} resets x {args.seconds:.0f} s, pushes "
