@@ -108,6 +108,26 @@ def test_the_stance_reads_no_base_position_or_heading():
     assert np.allclose(outputs[0], outputs[1], atol=1e-9)
 
 
+def test_an_engaged_stance_does_not_remember_the_last_one():
+    """Engaging starts from the measured posture alone: after a stance driven elsewhere
+    (another episode, another crouch), the same posture and command give the same
+    targets as from a fresh controller, so an episode does not depend on the ones
+    before it in the process."""
+    world = G1World()
+    world.reset_to_keyframe()
+    state = world.robot_state()
+    fresh = StanceController()
+    fresh.engage(state, ARMS_KEYFRAME)
+    expected = fresh.command(state, StanceGoal(0.6, 0.3), ARMS_KEYFRAME)[0]
+    used = StanceController()
+    used.engage(state, ARMS_FORWARD)
+    for _ in range(30):
+        used.command(state, StanceGoal(0.5, 0.6), ARMS_FORWARD)
+    used.engage(state, ARMS_KEYFRAME)
+    np.testing.assert_array_equal(used.command(state, StanceGoal(0.6, 0.3), ARMS_KEYFRAME)[0],
+                                  expected)
+
+
 def test_the_legs_plan_for_the_arms():
     """Arms reaching forward move the centre of mass ahead: the planned hips go back."""
     world = G1World()

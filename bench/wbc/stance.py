@@ -372,6 +372,9 @@ class StanceController:
         quat = _quat_of(to_stance @ kin.rotation(kin.pelvis))
         self.ik.set(pelvis, quat, np.concatenate([state.joint_pos[:15], arm_targets]))
         self.q = self.ik.data.qpos.copy()
+        ankles = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2])
+        self.planned_com = self.ik.com()[:2] - ankles  # the engaged posture's, not the
+        # last stance's (which may be another episode's)
         pitch, roll, torso_yaw = torso_angles(self.ik.model, self.ik.data)
         self.goal = StanceGoal(float(pelvis[2]), pitch, roll, torso_yaw)
         self.effort = 0.0
