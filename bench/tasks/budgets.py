@@ -76,11 +76,11 @@ DEMO_BUDGETS: dict[str, DemoBudget] = {
                                          first_seed=700000),  # 5 failed; collector cap 10000
     "sandwich_remove": DemoBudget(longest_env_steps=45200, demos=60,
                                   first_seed=700000),  # 5 failed
+    "dishwasher_close": DemoBudget(longest_env_steps=43030, demos=60,
+                                   first_seed=700000),  # 60 identical: nothing drawn
     # on the floating base: the expert needs the height and torso-pitch commands (NEEDS_COMMAND)
-    "dishwasher_close": DemoBudget(longest_env_steps=18890, demos=60, first_seed=700000,
-                                   backend="floating_base"),
     "pick_box": DemoBudget(longest_env_steps=7420, demos=60, first_seed=700000,
-                           backend="floating_base"),  # NEEDS_COMMAND, like dishwasher_close
+                           backend="floating_base"),  # NEEDS_COMMAND
     "saucepan_to_hob": DemoBudget(longest_env_steps=16420, demos=60, first_seed=700000,
                                   backend="floating_base"),  # NEEDS_COMMAND; 5 failed
     "put_cups": DemoBudget(longest_env_steps=37220, demos=60, first_seed=700000,

@@ -83,20 +83,23 @@ height) and lets it drop in (any orientation counts), the second cup 12 cm neare
 robot than the first one's spot when that is farther from the first cup. The cup
 nearer the tray goes first.
 
-dishwasher_close (an expert that needs the height and torso-pitch commands: it is run
-and tested on the floating base, ``NEEDS_COMMAND`` gives the measured reason). The
-scene has no counter: the dishwasher stands alone 0.8 m to the left, door open and both
-trays out over it. From beside the dishwasher (pelvis y 0.30, clear of the door) the
-left hand, pointing ahead with the jaw closed, goes behind each tray's front wall near
-its right end and the robot walks ahead, the hand still in the pelvis frame, until the
-tray is in (the last centimetres closed loop on the tray's joint); the bottom tray's
-wall is pushed at 0.575 m with the pelvis lowered to that height. Then the robot goes
-round to in front of the door, crouches (pelvis 0.40 m, torso pitched 0.5 rad), puts
-both hands, pointing ahead, under the door 0.48 m from its hinge either side of its
-handle, and pushes the door up along its arc: the hand targets lead the door's
-measured angle by DOOR_LEAD, the hand offsets take a share of the error each step
-(the door's 4 kg sags the arms), and the pelvis rises and walks after the hands; once
-the door is shut the hands draw back.
+dishwasher_close runs on the embedded default: it walks only upright (holosoma's
+posture) and crouches only standing still (the standing controller). The scene has no
+counter: the dishwasher stands alone 0.8 m to the left, door open and both trays out
+over it. From beside the dishwasher (pelvis y 0.26, the left thigh clear of the door's
+edge through the gait's sway) the left hand points 75 degrees down with its fingertips
+dipped in front of a tray's front wall near its right end, the arm is held in joint
+space, and the robot walks ahead (sideways drift held by an integral term) until the
+tray is in or the walk stalls; a tray not in is pushed again. Then the robot goes round
+to in front of the door, crouches (pelvis 0.50 m, torso 0.8 rad forward; the hanging
+hands stay above the door until the pelvis drops), slides both hands, nearly level,
+under the door 0.50 m from its hinge either side of the pelvis, and lifts it along its
+arc standing still, the pelvis rising with the hands, the hand offsets taking up the
+arms' sag (height only: a learned push ahead shoved the body back off its feet). From
+0.3 rad up it holds the door while the stance rises to holosoma's posture, then walks
+after the door, the hand targets leading it hard while it is heavy and gently once it
+is light (a shove swung it shut and the robot lunged after it), never more than 0.45 m
+ahead of the pelvis. A door that falls back is lifted again, up to three times.
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from bench.policies.experts.kinematics import rotation
+from bench.policies.experts.kinematics import SIDES, rotation
 from bench.policies.experts.plates import DIVIDER_TOP, HELD, in_plane
 from bench.policies.experts.script import (
     KEYFRAME_ARMS,
@@ -260,40 +263,76 @@ DROP_YAW = np.radians(45)  # the hand points this far to the left over the tray
 TRAY_STANCE_X = 0.16  # m, pelvis x when it steps left to bring a cup in reach of the tray
 CUP_WITHDRAW = 0.08  # m, the open hand rises this far off the dropped cup
 
-# ----- closing (floating base) -------------------------------------------------------------
+# ----- closing ----------------------------------------------------------------------------
 FINGERTIP = 0.03  # m, the closed fingers' tips ahead of the pinch site
-TRAY_STANCE_Y = 0.30  # m, pelvis y beside the dishwasher (its side at y 0.50)
+TRAY_STANCE_Y = 0.26  # m, pelvis y beside the dishwasher: the left thigh clears the open
+# door's edge (y 0.51) through the gait's sway
 TRAY_PUSH_ASIDE = 0.22  # m, the hand pushes the front wall this far right of the tray's
-# centre (between its right end and the handle's post)
-TRAY_PUSH_RISE = 0.045  # m, pinch site above the tray's base (its walls rise 0.05-0.08)
+# centre (2 cm from its right end: within the pelvis's reach)
+# Per tray, the pinch site's height, its pitch below level and its lead on the pelvis
+# while pushing, within a standing G1's reach: the fingertips dip in front of the
+# tray's front wall (middle 0.80-0.85 m, bottom 0.53-0.61 m), the hand pointing 75
+# degrees down (standing, the pinch site reaches no lower than about 0.52 m, and only
+# close in; a level hand pushed by the walk sagged under the wall).
+TRAY_PUSH = {"middle_tray": (ds.MIDDLE_TRAY_Z + 0.06, np.radians(75), 0.20),
+             "bottom_tray": (ds.BOTTOM_TRAY_Z + 0.09, np.radians(75), 0.20)}
+TRAY_LIFT = 0.08  # m, the hand rises this far off a pushed tray
+TRAY_TRIES = 3  # pushes of a tray at most
+SIDE_GAIN, SIDE_INTEGRAL = 2.0, 0.02  # 1/s and 1/s per step: sideways velocity command per
+# metre of error while pushing, and the integral's share
+WALK_RISE = 0.025  # m, the pelvis walks this much higher than holosoma stands
+PUSH_SPEED = 0.15  # m/s, fastest walk while a hand pushes a tray or the door
+PUSH_STEPS = 900  # control steps at most for a push (the robot makes about 0.1 m/s)
 TRAY_WALL_HALF = 0.005  # m, half the front wall's thickness
 TRAY_APPROACH = 0.05  # m, the fingertips start this far behind the front wall
-TRAY_HAND_AHEAD = 0.30  # m, pinch site ahead of the pelvis while pushing
-TRAY_PRESS_STEP = 0.002  # m per control step: the hand presses on until the tray is in
-TRAY_PRESS_STEPS = 50  # control steps at most (10 cm)
+TRAY_OVERSHOOT = 0.10  # m, the walk aims this far past the closed tray and ends once
+# the tray is in (or against its stop): pressed by a standing robot, holosoma turns away
 TRAY_SHUT = 0.02  # normalised tray position counted as in (the task takes 0.05)
 LOWER_STEPS = 60  # control steps to lower the left arm after the trays
-DOOR_STANCE_X = -0.60  # m, pelvis x in front of the open door's free end (x -0.22)
-CROUCH_HEIGHT = 0.40  # m, pelvis height with the hands under the open door
-CROUCH_PITCH = 0.5  # rad, torso pitch then
+DOOR_SIDESTEP_X = -0.55  # m, pelvis x while stepping sideways past the door's free end
+DOOR_STANCE_X = -0.38  # m, pelvis x in front of the open door's free end (x -0.22)
+CROUCH_HEIGHT = 0.50  # m, pelvis height with the hands under the open door (at 0.45 m, the
+# lowest the stance reaches, the door's weight took the planned holding torques to 0.56-0.62
+# of the limits, past the stance's lean limit)
+CROUCH_STEPS = 60  # control steps of the descent
+CROUCH_SETTLE = 60  # control steps for the stance to engage and reach the crouch
+DOOR_RISE_ANGLE = 0.3  # rad, door elevation from which the robot stands up, the door held,
+# and then walks after it (the hands then about 0.5 m high: a standing G1's reach)
+UPRIGHT_HEIGHT = 0.76  # m, the stance's height before a walk (holosoma's own posture)
+UPRIGHT_TOLERANCE = 0.03  # m
+CROUCH_PITCH = 0.8  # rad, torso pitch then (the shoulders low and forward: a nearly level
+# hand reaches under the door)
 PELVIS_ABOVE_HANDS = 0.025  # m, pelvis height above the pushing hands while rising
-DOOR_RADIUS = 0.48  # m, the hands push the door this far from its hinge
-HAND_CLEAR = 0.035  # m, pinch site off the door's outer face
-DOOR_HANDS_ASIDE = 0.245  # m, hands either side of the door's centre line, outside its
-# handle (which spans 0.2 either side)
-DOOR_APPROACH = 0.15  # m, the hands come in under the door from this far behind
-DOOR_HAND_AHEAD = 0.30  # m, pelvis this far behind the hands
-DOOR_LEAD = 0.12  # rad, hand targets ahead of the door's elevation
-DOOR_RATE = 0.02  # rad per control step, fastest advance of the hand targets
+DOOR_RADIUS = 0.50  # m, the hands lift the door this far from its hinge (the housings then
+# under it too)
+HAND_CLEAR = 0.06  # m, pinch site off the door's outer face
+DOOR_HANDS_ASIDE = 0.20  # m, hands either side of the pelvis (0.06 m nearer the hinge than
+# the door's handle)
+DOOR_OFF_CENTRE = 0.08  # m, the hands' centre at most this far from the door's (the hands
+# then stay 1 cm inside its edges)
+DOOR_SLIDE_STEPS = 40  # control steps for the hand to slide in under the door
+DOOR_HAND_PITCH = 0.2  # rad, the hand points this far below level under the open door (its
+# housing then clears the door's underside), level from DOOR_RISE_ANGLE on
+DOOR_APPROACH = 0.06  # m, the hand comes in under the door from this far before its edge
+DOOR_HAND_AHEAD = 0.25  # m, the walking pelvis this far behind the hands
+DOOR_LEAD = 0.20  # rad, hand targets ahead of the door's elevation
+DOOR_RATE = 0.03  # rad per control step, fastest advance of the hand targets (walking)
+DOOR_EASE_ANGLE = 1.0  # rad, above this elevation the door is light: the targets lead it by
+DOOR_RATE_EASED = 0.01  # DOOR_LEAD_CROUCHED, at most this fast (a hard shove swings it shut and
+# the robot lunges after it)
+DOOR_REACH = 0.45  # m, hand targets at most this far ahead of the walking pelvis
+DOOR_RATE_CROUCHED = 0.003  # rad per control step and rad: the same while crouched (a faster
+DOOR_LEAD_CROUCHED = 0.05  # lift shoves the stance off its feet)
 DOOR_OVER = 0.05  # rad, the targets go this far past closed
 DOOR_SHUT = 0.02  # rad, the door counts as shut within this of closed
 DOOR_HOLD = 25  # control steps the door is held shut before the hands draw back
 DOOR_STEPS = 600  # control steps at most for the lift
-PUSH_GAIN = 0.1  # share of a pushing hand's error added to its offset per step (the
+DOOR_TRIES = 3  # lifts at most
+DOOR_DROPPED = 0.1  # rad, a door held up that falls back below this elevation is lost
+PUSH_GAIN = 0.1  # share of a lifting hand's height error added to its offset per step (the
 # door's weight sags the arms)
 DOOR_LEARN_BELOW = 1.2  # rad, the offsets learn only below this elevation (the door's
 # weight; near closed a hand target past the door would wind them up)
-PELVIS_GAIN = 3.0  # 1/s, pelvis velocity command per metre of error while lifting
 
 
 def slot_centre(tray: np.ndarray, slot: int) -> np.ndarray:
@@ -783,40 +822,88 @@ class DishwasherLoadCups(DishwasherExpert):
 
 class DishwasherClose(DishwasherExpert):
     """Push both trays in from beside the dishwasher, then lift the door shut from in
-    front of it, crouched (the height and torso-pitch commands: NEEDS_COMMAND)."""
+    front of it: crouched and still at first, then upright and walking (the module
+    docstring)."""
 
     def script(self) -> Iterator[None]:
         self._door_qpos = int(self.kin.model.joint("dishwasher_door").qposadr[0])
         self._front_y = float(self.kin.body_pos("dishwasher")[1])
         yield from self.ready()
-        for tray, z in (("middle_tray", ds.MIDDLE_TRAY_Z + TRAY_PUSH_RISE),
-                        ("bottom_tray", ds.BOTTOM_TRAY_Z + TRAY_PUSH_RISE)):
-            yield from self.push_tray(tray, z)
-        yield from self.lift_door()
-
-    def push_tray(self, tray: str, z: float) -> Iterator[None]:
-        """Stand beside the dishwasher (pelvis y TRAY_STANCE_Y), put the left hand,
-        pointing ahead, behind the tray's front wall near its right end at height ``z``,
-        and walk ahead with the hand still in the pelvis frame until the fingertips are
-        at the closed tray's front; draw the hand back."""
-        front = self.kin.body_pos(tray)[0] - ds.TRAY_DEPTH / 2 - TRAY_WALL_HALF
-        start = front - FINGERTIP - TRAY_APPROACH
-        stance = start - TRAY_HAND_AHEAD
-        self.height = float(np.clip(z, CROUCH_HEIGHT, STAND_HEIGHT))  # pelvis at the hand's height
-        yield from self.walk_near(stance, TRAY_STANCE_Y)
-        target = np.array([start, self._front_y - TRAY_PUSH_ASIDE, z])
-        yield from self.reach("left", target, rotation(pointing(0.0)))
-        closed = ds.TRAY_CLOSED_X - ds.TRAY_DEPTH / 2 - TRAY_WALL_HALF
-        yield from self.walk_near(stance + closed - FINGERTIP - start, TRAY_STANCE_Y)
-        joint = self.kin.model.joint(tray)
-        pos, rot = self.hand["left"]
-        for _ in range(TRAY_PRESS_STEPS):  # the last centimetres, closed loop on the tray
-            if self.kin.data.qpos[joint.qposadr[0]] < TRAY_SHUT * joint.range[1]:
+        for tray in ("middle_tray", "bottom_tray"):
+            for _ in range(TRAY_TRIES):
+                yield from self.push_tray(tray)
+                if self.tray_in(tray):
+                    break
+        yield from self.walk_near(DOOR_SIDESTEP_X, TRAY_STANCE_Y)
+        yield from self.joints({"left": KEYFRAME_ARMS["left"]}, LOWER_STEPS)  # hanging, the
+        # hands stay above the door (0.41-0.50 m) until the pelvis drops, which draws
+        # them back before the lean brings them forward, under it
+        yield from self.walk_near(DOOR_SIDESTEP_X, self._front_y, stall_steps=SIDESTEP_STALL)
+        for attempt in range(DOOR_TRIES):
+            if attempt:
+                yield from self.stand_back()
+            yield from self.lift_door()
+            if self.door_angle() > ds.DOOR_OPEN - DOOR_SHUT:
                 break
-            pos = pos + TRAY_PRESS_STEP * AHEAD
-            self.hand["left"] = (pos, rot)
+
+    def tray_in(self, tray: str) -> bool:
+        """Whether ``tray`` is pushed in (TRAY_SHUT of its travel)."""
+        joint = self.kin.model.joint(tray)
+        return bool(self.kin.data.qpos[joint.qposadr[0]] < TRAY_SHUT * joint.range[1])
+
+    def stand_back(self) -> Iterator[None]:
+        """After a lift that lost the door: hands down, upright, back to the stance the
+        next lift starts from."""
+        for side in SIDES:
+            self.offset[side] = np.zeros(3)
+        self.velocity = np.zeros(3)
+        self.height, self.torso_pitch = STAND_HEIGHT, 0.0
+        yield from self.joints(dict(KEYFRAME_ARMS), LOWER_STEPS)
+        yield from self.walk_near(DOOR_SIDESTEP_X, self._front_y)
+
+    def push_tray(self, tray: str) -> Iterator[None]:
+        """Stand beside the dishwasher (pelvis y TRAY_STANCE_Y), put the left hand in front
+        of the tray's front wall near its right end (TRAY_PUSH: height, pitch, lead) and
+        walk ahead, the arm held in joint space and the sideways drift held by an
+        integral term, until the tray is in or the walk stalls; draw the hand back and
+        up."""
+        z, pitch, lead = TRAY_PUSH[tray]
+        tip = FINGERTIP * np.cos(pitch)  # the fingertips ahead of the pinch site
+        front = self.kin.body_pos(tray)[0] - ds.TRAY_DEPTH / 2 - TRAY_WALL_HALF
+        hand_y = self._front_y - TRAY_PUSH_ASIDE
+        start = front - tip - TRAY_APPROACH
+        self.height = STAND_HEIGHT
+        yield from self.walk_near(start - lead, TRAY_STANCE_Y)
+        px = self.kin.pelvis_pose()[0]  # the walk stops within STOP_TOLERANCE
+        lead = min(lead, start - px)
+        rot = rotation(pointing(pitch))
+        yield from self.reach("left", np.array([px + lead, hand_y, z - WALK_RISE]), rot,
+                              align=False)
+        self.hand.pop("left")  # the arm holds its angles while the body walks (tracking a
+        # world target through the gait's sway and bounce swung the hand by 10-15 cm)
+        closed = ds.TRAY_CLOSED_X - ds.TRAY_DEPTH / 2 - TRAY_WALL_HALF
+        progress: list[float] = []
+        drift = 0.0  # integral of the sideways error (holosoma ignores small sideways commands)
+        for _ in range(PUSH_STEPS):  # walk ahead, the arm held
+            px, py, pyaw = self.kin.pelvis_pose()
+            progress.append(px)
+            drift += SIDE_INTEGRAL * (TRAY_STANCE_Y - py)
+            if self.tray_in(tray) or (len(progress) > STALL_STEPS
+                                      and progress[-1] - progress[-STALL_STEPS - 1] < STALL):
+                break
+            world = np.array([np.clip(WALK_GAIN * (closed - tip - lead + TRAY_OVERSHOOT - px),
+                                      MIN_WALK, PUSH_SPEED),
+                              np.clip(SIDE_GAIN * (TRAY_STANCE_Y - py) + drift, -WALK_SPEED,
+                                      WALK_SPEED)])
+            cos, sin = np.cos(pyaw), np.sin(pyaw)
+            self.velocity = np.array([cos * world[0] + sin * world[1],
+                                      -sin * world[0] + cos * world[1],
+                                      np.clip(-WALK_GAIN * pyaw, -TURN_SPEED, TURN_SPEED)])
             yield
-        yield from self.move({"left": (pos - TRAY_APPROACH * AHEAD, rot)}, 20)
+        self.velocity = np.zeros(3)
+        pos, rot = self.kin.pinch_pose("left")
+        yield from self.move({"left": (pos - TRAY_APPROACH * AHEAD, rot)}, 15)
+        yield from self.move({"left": (pos + TRAY_LIFT * UP - TRAY_APPROACH * AHEAD, rot)}, 15)
 
     def door_angle(self) -> float:
         """The door's elevation above its open position (0 open flat, pi/2 closed)."""
@@ -830,47 +917,74 @@ class DishwasherClose(DishwasherExpert):
         return np.array([ds.DW_FRONT, ds.HINGE_Z]) + DOOR_RADIUS * along + HAND_CLEAR * outward
 
     def lift_door(self) -> Iterator[None]:
-        """Step back out of the door's sweep and round to in front of it; crouch with both
-        hands under the door near its free end; push it up along its arc, the hand
-        targets DOOR_LEAD ahead of the door and the pelvis following the hands, until it
-        is shut; hold, then draw back."""
-        rot = rotation(pointing(0.0))
-        yield from self.walk_near(DOOR_STANCE_X, TRAY_STANCE_Y)
-        yield from self.joints({"left": KEYFRAME_ARMS["left"]}, LOWER_STEPS)  # the reach
-        # below then solves from the hanging arm, as the right one does (mirror poses)
-        self.height = STAND_HEIGHT
+        """One lift (the module docstring): from in front of the open door, crouch, slide
+        both hands under it and lift it along its arc standing still up to
+        DOOR_RISE_ANGLE; stand up holding it; walk after it until it is shut (hold, then
+        draw back) or until it falls back below DOOR_DROPPED."""
+        sides = (("left", 1.0), ("right", -1.0))
         yield from self.walk_near(DOOR_STANCE_X, self._front_y)
-        self.height = CROUCH_HEIGHT
+        yield from self.rise(CROUCH_HEIGHT, CROUCH_STEPS)
         yield from self.lean(CROUCH_PITCH)
+        yield from self.wait(CROUCH_SETTLE)
+        edge = ds.DW_FRONT - ds.DOOR_LENGTH  # the open door's free edge
         x, z = self.door_point(0.0)
-        for side, sign in (("left", 1.0), ("right", -1.0)):
+        py = self.kin.pelvis_pose()[1]  # the hands either side of the pelvis, not of the
+        # door: pushed off centre, the arms twist the crouched body
+        centre = float(np.clip(py, self._front_y - DOOR_OFF_CENTRE,
+                               self._front_y + DOOR_OFF_CENTRE))
+        rot = rotation(pointing(DOOR_HAND_PITCH))
+        for side, _ in sides:
             self.offset[side] = np.zeros(3)
-            yield from self.reach(side, np.array([x - DOOR_APPROACH, self._front_y
-                                                  + sign * DOOR_HANDS_ASIDE, z]), rot)
-        yield from self.walk_near(x - DOOR_HAND_AHEAD, self._front_y)
-        target, shut = 0.0, 0
+        yield from self.move({side: (np.array([edge - DOOR_APPROACH, centre
+                                               + sign * DOOR_HANDS_ASIDE, z]), rot)
+                              for side, sign in sides}, DOOR_SLIDE_STEPS)
+        yield from self.move({side: (np.array([x, centre + sign * DOOR_HANDS_ASIDE, z]),
+                                     rot) for side, sign in sides}, DOOR_SLIDE_STEPS)
+        target, shut, phase = 0.0, 0, "crouched"
         for _ in range(DOOR_STEPS):
             angle = self.door_angle()
             shut = shut + 1 if angle > ds.DOOR_OPEN - DOOR_SHUT else 0
             if shut > DOOR_HOLD:
                 break
-            target = min(angle + DOOR_LEAD, target + DOOR_RATE, ds.DOOR_OPEN + DOOR_OVER)
-            x, z = self.door_point(target)
-            for side, sign in (("left", 1.0), ("right", -1.0)):
-                pos = np.array([x, self._front_y + sign * DOOR_HANDS_ASIDE, z])
+            if phase != "crouched" and angle < DOOR_DROPPED:
+                break  # lost: the script lifts again (DOOR_TRIES)
+            px, py, pyaw = self.kin.pelvis_pose()
+            if phase == "crouched" and angle > DOOR_RISE_ANGLE:
+                phase = "rising"
+            upright = self.kin.body_pos("pelvis")[2] > UPRIGHT_HEIGHT - UPRIGHT_TOLERANCE
+            if phase == "rising" and upright:
+                phase = "walking"
+            if phase == "crouched":  # still, the pelvis rising with the hands
+                target = min(angle + DOOR_LEAD_CROUCHED, target + DOOR_RATE_CROUCHED)
+                x, z = self.door_point(target)
+                self.height = float(np.clip(z + PELVIS_ABOVE_HANDS, CROUCH_HEIGHT, STAND_HEIGHT))
+                rise = (self.height - CROUCH_HEIGHT) / (STAND_HEIGHT - CROUCH_HEIGHT)
+                self.torso_pitch = CROUCH_PITCH * (1.0 - rise)
+            elif phase == "rising":  # the door held where it is while the body stands up
+                x, z = self.door_point(target)
+                self.height, self.torso_pitch = UPRIGHT_HEIGHT, 0.0
+            else:  # upright, walking after the door (a G1 walks only at holosoma's posture)
+                lead, rate = ((DOOR_LEAD, DOOR_RATE) if angle < DOOR_EASE_ANGLE
+                              else (DOOR_LEAD_CROUCHED, DOOR_RATE_EASED))
+                target = min(angle + lead, target + rate, ds.DOOR_OPEN + DOOR_OVER)
+                x, z = self.door_point(target)
+                x = min(x, px + DOOR_REACH)  # the arms never drag the body after the door
+                ahead = WALK_GAIN * (x - DOOR_HAND_AHEAD - px)
+                ahead = float(np.sign(ahead) * np.clip(abs(ahead), MIN_WALK, PUSH_SPEED))
+                self.velocity = np.array([ahead, np.clip(SIDE_GAIN * (centre - py),
+                                                         -PUSH_SPEED, PUSH_SPEED),
+                                          np.clip(-WALK_GAIN * pyaw, -TURN_SPEED, TURN_SPEED)])
+            rot = rotation(pointing(DOOR_HAND_PITCH * max(0.0, 1.0 - target / DOOR_RISE_ANGLE)))
+            for side, sign in sides:
+                pos = np.array([x, centre + sign * DOOR_HANDS_ASIDE, z])
                 self.hand[side] = (pos, rot)
                 if angle < DOOR_LEARN_BELOW:
-                    self.shift_offset(side, PUSH_GAIN * (pos - self.kin.pinch_pose(side)[0]),
-                                      ALIGN_LIMIT)
-            px, py, _ = self.kin.pelvis_pose()
-            error = np.array([x - DOOR_HAND_AHEAD - px, self._front_y - py]) * PELVIS_GAIN  # +x
-            self.velocity = np.array([*np.clip(error, -WALK_SPEED, WALK_SPEED), 0.0])
-            self.height = float(np.clip(z + PELVIS_ABOVE_HANDS, CROUCH_HEIGHT, STAND_HEIGHT))
-            rise = (self.height - CROUCH_HEIGHT) / (STAND_HEIGHT - CROUCH_HEIGHT)
-            self.torso_pitch = CROUCH_PITCH * (1.0 - rise)
+                    error = (pos - self.kin.pinch_pose(side)[0]) * [0.0, 0.0, 1.0]  # the
+                    # door's weight sags the arms; a learned push ahead would shove the body back
+                    self.shift_offset(side, PUSH_GAIN * error, ALIGN_LIMIT)
             yield
         self.velocity = np.zeros(3)
-        for side in ("left", "right"):
+        for side, _ in sides:
             pos, held = self.hand[side]
             self.hand[side] = (pos - DOOR_APPROACH * AHEAD, held)
             self.offset[side] = np.zeros(3)
@@ -881,18 +995,3 @@ EXPERTS: dict[str, type[Expert]] = {"dishwasher_close": DishwasherClose,
                                     "dishwasher_load_cups": DishwasherLoadCups,
                                     "dishwasher_load_plates": DishwasherLoadPlates}
 
-# Experts that reach the bar only with the height or torso-pitch command (tested on the
-# floating base): the measured reason.
-NEEDS_COMMAND: dict[str, str] = {
-    "dishwasher_close": (
-        "the bottom tray's front wall (0.535-0.615 m) and the open door (underside 0.41 m, "
-        "handle 0.38 m) are below what a G1 at holosoma's fixed standing height reaches (pinch "
-        "sites no lower than about 0.52 m, test_experts_dishwasher.py): the expert pushes the "
-        "bottom tray at 0.575 m with the pelvis lowered to 0.575 m, and lifts the door with "
-        "both hands under it at 0.375 m, crouched to 0.40 m with the torso pitched 0.5 rad. On "
-        "the embedded default (which ignores both commands) the same script pushes the middle "
-        "tray from 1.0 to 0.56 of its travel and leaves the bottom tray and the door untouched, "
-        "its hands stopping at 0.63-0.69 m: 0 of 2 official seeds (620000, 620001; the task draws "
-        "nothing at reset, so every seed runs that episode), against 20 of 20 on the floating "
-        "base"),
-}

@@ -216,15 +216,16 @@ class Expert:
 
     def lean(self, pitch: float, steps: int = 40) -> Iterator[None]:
         """Ramp the torso-pitch command to ``pitch`` (rad, + forward). Only tasks with the
-        pitch command have it, and the embedded default WBC ignores it."""
+        pitch command have it; the embedded default follows it while the robot stands
+        (its standing controller), not while it walks."""
         start = self.torso_pitch
         for k in range(1, steps + 1):
             self.torso_pitch = start + (pitch - start) * min_jerk(k / steps)
             yield
 
     def rise(self, height: float, steps: int) -> Iterator[None]:
-        """Ramp the base-height command to ``height`` (m, minimum jerk). The embedded
-        default WBC ignores it; the floating base follows it."""
+        """Ramp the base-height command to ``height`` (m, minimum jerk). The floating base
+        follows it; the embedded default while the robot stands, not while it walks."""
         start = self.height
         for k in range(1, steps + 1):
             self.height = start + (height - start) * min_jerk(k / steps)
