@@ -269,13 +269,14 @@ TRAY_STANCE_Y = 0.26  # m, pelvis y beside the dishwasher: the left thigh clears
 # door's edge (y 0.51) through the gait's sway
 TRAY_PUSH_ASIDE = 0.22  # m, the hand pushes the front wall this far right of the tray's
 # centre (2 cm from its right end: within the pelvis's reach)
-# Per tray, the pinch site's height, its pitch below level and its lead on the pelvis
-# while pushing, within a standing G1's reach: the fingertips dip in front of the
-# tray's front wall (middle 0.80-0.85 m, bottom 0.53-0.61 m), the hand pointing 75
-# degrees down (standing, the pinch site reaches no lower than about 0.52 m, and only
-# close in; a level hand pushed by the walk sagged under the wall).
-TRAY_PUSH = {"middle_tray": (ds.MIDDLE_TRAY_Z + 0.06, np.radians(75), 0.20),
-             "bottom_tray": (ds.BOTTOM_TRAY_Z + 0.09, np.radians(75), 0.20)}
+# Pushing a tray: the fingertips dip in front of its front wall (middle 0.80-0.85 m,
+# bottom 0.53-0.61 m) near its right end, the hand TRAY_PUSH_PITCH below level and
+# TRAY_PUSH_LEAD ahead of the pelvis, within a standing G1's reach (standing, the pinch
+# site reaches no lower than about 0.52 m, and only close in; a level hand pushed by the
+# walk sagged under the wall).
+TRAY_PUSH_Z = {"middle_tray": ds.MIDDLE_TRAY_Z + 0.06, "bottom_tray": ds.BOTTOM_TRAY_Z + 0.09}
+TRAY_PUSH_PITCH = np.radians(75)
+TRAY_PUSH_LEAD = 0.20  # m
 TRAY_LIFT = 0.08  # m, the hand rises this far off a pushed tray
 TRAY_TRIES = 3  # pushes of a tray at most
 SIDE_GAIN, SIDE_INTEGRAL = 2.0, 0.02  # 1/s and 1/s per step: sideways velocity command per
@@ -294,15 +295,10 @@ DOOR_STANCE_X = -0.38  # m, pelvis x in front of the open door's free end (x -0.
 CROUCH_HEIGHT = 0.50  # m, pelvis height with the hands under the open door (at 0.45 m, the
 # lowest the stance reaches, the door's weight took the planned holding torques to 0.56-0.62
 # of the limits, past the stance's lean limit)
-CROUCH_STEPS = 60  # control steps of the descent
-CROUCH_SETTLE = 60  # control steps for the stance to engage and reach the crouch
-DOOR_RISE_ANGLE = 0.3  # rad, door elevation from which the robot stands up, the door held,
-# and then walks after it (the hands then about 0.5 m high: a standing G1's reach)
-UPRIGHT_HEIGHT = 0.76  # m, the stance's height before a walk (holosoma's own posture)
-UPRIGHT_TOLERANCE = 0.03  # m
 CROUCH_PITCH = 0.8  # rad, torso pitch then (the shoulders low and forward: a nearly level
 # hand reaches under the door)
-PELVIS_ABOVE_HANDS = 0.025  # m, pelvis height above the pushing hands while rising
+CROUCH_STEPS = 60  # control steps of the descent
+CROUCH_SETTLE = 60  # control steps for the stance to engage and reach the crouch
 DOOR_RADIUS = 0.50  # m, the hands lift the door this far from its hinge (the housings then
 # under it too)
 HAND_CLEAR = 0.06  # m, pinch site off the door's outer face
@@ -310,19 +306,25 @@ DOOR_HANDS_ASIDE = 0.20  # m, hands either side of the pelvis (0.06 m nearer the
 # the door's handle)
 DOOR_OFF_CENTRE = 0.08  # m, the hands' centre at most this far from the door's (the hands
 # then stay 1 cm inside its edges)
-DOOR_SLIDE_STEPS = 40  # control steps for the hand to slide in under the door
 DOOR_HAND_PITCH = 0.2  # rad, the hand points this far below level under the open door (its
 # housing then clears the door's underside), level from DOOR_RISE_ANGLE on
 DOOR_APPROACH = 0.06  # m, the hand comes in under the door from this far before its edge
-DOOR_HAND_AHEAD = 0.25  # m, the walking pelvis this far behind the hands
-DOOR_LEAD = 0.20  # rad, hand targets ahead of the door's elevation
-DOOR_RATE = 0.03  # rad per control step, fastest advance of the hand targets (walking)
+DOOR_SLIDE_STEPS = 40  # control steps for the hand to slide in under the door
+PELVIS_ABOVE_HANDS = 0.025  # m, pelvis height above the lifting hands while crouched
+DOOR_RATE_CROUCHED = 0.003  # rad per control step and rad: fastest advance of the hand
+DOOR_LEAD_CROUCHED = 0.05  # targets, and their lead on the door's elevation, while crouched
+# (a faster lift shoves the stance off its feet)
+DOOR_RISE_ANGLE = 0.3  # rad, door elevation from which the robot stands up, the door held,
+# and then walks after it (the hands then about 0.5 m high: a standing G1's reach)
+UPRIGHT_HEIGHT = 0.76  # m, the stance's height before a walk (holosoma's own posture)
+UPRIGHT_TOLERANCE = 0.03  # m
+DOOR_LEAD = 0.20  # rad, hand targets ahead of the door's elevation while walking after it
+DOOR_RATE = 0.03  # rad per control step, fastest advance of the hand targets then
 DOOR_EASE_ANGLE = 1.0  # rad, above this elevation the door is light: the targets lead it by
 DOOR_RATE_EASED = 0.01  # DOOR_LEAD_CROUCHED, at most this fast (a hard shove swings it shut and
 # the robot lunges after it)
+DOOR_HAND_AHEAD = 0.25  # m, the walking pelvis this far behind the hands
 DOOR_REACH = 0.45  # m, hand targets at most this far ahead of the walking pelvis
-DOOR_RATE_CROUCHED = 0.003  # rad per control step and rad: the same while crouched (a faster
-DOOR_LEAD_CROUCHED = 0.05  # lift shoves the stance off its feet)
 DOOR_OVER = 0.05  # rad, the targets go this far past closed
 DOOR_SHUT = 0.02  # rad, the door counts as shut within this of closed
 DOOR_HOLD = 25  # control steps the door is held shut before the hands draw back
@@ -863,11 +865,11 @@ class DishwasherClose(DishwasherExpert):
 
     def push_tray(self, tray: str) -> Iterator[None]:
         """Stand beside the dishwasher (pelvis y TRAY_STANCE_Y), put the left hand in front
-        of the tray's front wall near its right end (TRAY_PUSH: height, pitch, lead) and
+        of the tray's front wall near its right end (TRAY_PUSH_Z, _PITCH, _LEAD) and
         walk ahead, the arm held in joint space and the sideways drift held by an
         integral term, until the tray is in or the walk stalls; draw the hand back and
         up."""
-        z, pitch, lead = TRAY_PUSH[tray]
+        z, pitch, lead = TRAY_PUSH_Z[tray], TRAY_PUSH_PITCH, TRAY_PUSH_LEAD
         tip = FINGERTIP * np.cos(pitch)  # the fingertips ahead of the pinch site
         front = self.kin.body_pos(tray)[0] - ds.TRAY_DEPTH / 2 - TRAY_WALL_HALF
         hand_y = self._front_y - TRAY_PUSH_ASIDE
