@@ -177,15 +177,15 @@ def test_a_sideways_balance_force_shifts_load_between_the_feet_not_onto_the_ankl
     stance.engage(state, ARMS_KEYFRAME)
     for _ in range(100):
         stance.command(state, StanceGoal(height, 0.0), ARMS_KEYFRAME)
-    still = stance._feedforward(np.zeros(3))
+    still, sideways, forward = stance._feedforward(
+        np.zeros(3), np.array([0.0, 50.0, 0.0]), np.array([50.0, 0.0, 0.0]))
+    sideways, forward = sideways - still, forward - still
     ankle_roll = [c.joint_index(f"{s}_ankle_roll_joint") for s in ("left", "right")]
     ankle_pitch = [c.joint_index(f"{s}_ankle_pitch_joint") for s in ("left", "right")]
     legs = [c.joint_index(f"{s}_{j}_joint") for s in ("left", "right")
             for j in ("hip_pitch", "hip_roll", "knee")]
-    sideways = stance._feedforward(np.array([0.0, 50.0, 0.0])) - still
     assert np.abs(sideways[ankle_roll]).max() < 0.1 * np.abs(sideways[legs]).max()
     assert np.abs(sideways[legs]).max() > 2.0  # N m
-    forward = stance._feedforward(np.array([50.0, 0.0, 0.0])) - still
     assert np.all(np.abs(forward[ankle_pitch]) > 5.0)  # N m, each foot's share of 50 N x h
 # ----- physics -----------------------------------------------------------------------
 

@@ -335,6 +335,7 @@ class StanceController:
         self.q = np.zeros(model.nq)  # the planned posture (qpos of the stance frame)
         self.feet_goal: list[tuple[np.ndarray, np.ndarray]] = []
         self.com_goal = np.zeros(2)
+        self.ankles = np.zeros(2)  # midpoint of the feet goals (stance frame, x and y)
         self.planned_com = np.array([params.com_forward, 0.0])  # relative to the ankles
 
     # ----- engaging --------------------------------------------------------------------
@@ -367,13 +368,13 @@ class StanceController:
             foot_yaw = heading(to_stance @ kin.rotation(body))
             self.feet_goal.append((position, _rot_z(foot_yaw)))
         forward = np.array([self.params.com_forward, 0.0])
-        self.com_goal = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2]) + forward
+        self.ankles = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2])
+        self.com_goal = self.ankles + forward
         pelvis = to_stance @ -origin
         quat = _quat_of(to_stance @ kin.rotation(kin.pelvis))
         self.ik.set(pelvis, quat, np.concatenate([state.joint_pos[:15], arm_targets]))
         self.q = self.ik.data.qpos.copy()
-        ankles = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2])
-        self.planned_com = self.ik.com()[:2] - ankles  # the engaged posture's, not the
+        self.planned_com = self.ik.com()[:2] - self.ankles  # the engaged posture's, not the
         # last stance's (which may be another episode's)
         pitch, roll, torso_yaw = torso_angles(self.ik.model, self.ik.data)
         self.goal = StanceGoal(float(pelvis[2]), pitch, roll, torso_yaw)
@@ -474,8 +475,7 @@ class StanceController:
             if self._ik_step() < self.params.converged:
                 break
         self.q = kin.data.qpos.copy()
-        ankles = 0.5 * (self.feet_goal[0][0][:2] + self.feet_goal[1][0][:2])
-        self.planned_com = kin.com()[:2] - ankles
+        self.planned_com = kin.com()[:2] - self.ankles
 
     def _balance_force(self, balance: Balance) -> np.ndarray:
         """The horizontal force on the centre of mass that pulls it back to the plan
@@ -485,11 +485,11 @@ class StanceController:
         force[:2] = -self.mass * (p.com_kp * balance.offset + p.com_kd * balance.rate)
         return force
 
-    def _feedforward(self, force: np.ndarray) -> np.ndarray:
-        """Torques on the 15 leg and waist joints that hold the planned posture against
-        gravity and push its centre of mass with ``force``: the generalized force of
-        gravity and of ``force`` at the centre of mass, less the foot wrenches that
-        carry both.
+    def _feedforward(self, *forces: np.ndarray) -> list[np.ndarray]:
+        """For each of ``forces``, the torques on the 15 leg and waist joints that hold
+        the planned posture against gravity and push its centre of mass with that force:
+        the generalized force of gravity and of the force at the centre of mass, less
+        the foot wrenches that carry both (gravity and the Jacobians computed once).
 
         Of those wrenches, the one with the least weighted norm, moments counting
         WRENCH_MOMENT_WEIGHT times forces: weight off the middle, and a sideways push,
@@ -500,12 +500,17 @@ class StanceController:
         d = kin.data
         d.qvel[:] = 0.0
         mujoco.mj_rne(kin.model, d, 0, d.qfrc_bias)  # qvel = 0: gravity alone
-        load = d.qfrc_bias + kin.com_jacobian().T @ force
+        com_t = kin.com_jacobian().T
         contact = np.vstack([np.vstack(kin.body_jacobian(body)) for body in kin.feet])  # 12 x nv
         base = contact[:, :6].T  # 6 x 12: how the foot wrenches act on the free base
         scaled = base * WRENCH_SCALE  # W^-1/2 folded in: f = W^-1 A^T (A W^-1 A^T)^-1 b
-        wrench = WRENCH_SCALE * (scaled.T @ np.linalg.solve(scaled @ scaled.T, load[:6]))
-        return (load - contact.T @ wrench)[self.lower]
+        gram = scaled @ scaled.T
+        torques = []
+        for force in forces:
+            load = d.qfrc_bias + com_t @ force
+            wrench = WRENCH_SCALE * (scaled.T @ np.linalg.solve(gram, load[:6]))
+            torques.append((load - contact.T @ wrench)[self.lower])
+        return torques
 
     def measure(self, state: RobotState) -> Balance:
         """The measured centre of mass against the measured feet (joint angles, IMU
@@ -543,7 +548,7 @@ class StanceController:
         self._approach(command)
         balance = self.measure(state)  # against the posture the servos were last sent
         self._solve(arm_targets)
-        self.effort = float((np.abs(self._feedforward(np.zeros(3))) / self.effort_limit).max())
-        torque = self._feedforward(self._balance_force(balance))
+        hold, torque = self._feedforward(np.zeros(3), self._balance_force(balance))
+        self.effort = float((np.abs(hold) / self.effort_limit).max())
         target = self.q[self.ik.qpos_index[:15]] + torque / self.kp
         return target, balance
